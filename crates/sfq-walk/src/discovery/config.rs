@@ -1,0 +1,243 @@
+//! The validated configuration of a walk.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::error::ConfigError;
+
+/// A caller-supplied path filter applied during the walk (for instance glob
+/// include/exclude sets, see [`crate::glob::GlobFilter`]).
+///
+/// Contract: when [`skip_dir`](PathFilter::skip_dir) returns `true` for a
+/// directory, [`keep_file`](PathFilter::keep_file) must return `false` for
+/// every file under it (tracked files under a skipped directory are still
+/// passed to `keep_file`).
+pub trait PathFilter: Send + Sync {
+    /// Whether the directory at root-relative `path` can be skipped (neither
+    /// entered nor listed).
+    fn skip_dir(&self, path: &str) -> bool;
+    /// Whether the file at root-relative `path` is kept.
+    fn keep_file(&self, path: &str) -> bool;
+}
+
+/// The environment that locates the user's and system's git configuration.
+/// [`GitEnvironment::from_process`] reads the process environment; tests pass
+/// their own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GitEnvironment {
+    /// `$HOME`.
+    pub home: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME` (ignored when empty).
+    pub xdg_config_home: Option<PathBuf>,
+    /// `$GIT_CONFIG_NOSYSTEM`: skip the system config.
+    pub config_nosystem: bool,
+    /// `$GIT_CONFIG_SYSTEM`: replaces `/etc/gitconfig`.
+    pub config_system: Option<PathBuf>,
+    /// `$GIT_CONFIG_GLOBAL`: replaces the user's global config files.
+    pub config_global: Option<PathBuf>,
+}
+
+impl GitEnvironment {
+    /// Reads `HOME`, `XDG_CONFIG_HOME`, `GIT_CONFIG_NOSYSTEM`,
+    /// `GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` from the process.
+    pub fn from_process() -> GitEnvironment {
+        let path = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let nosystem = std::env::var("GIT_CONFIG_NOSYSTEM")
+            .map(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+            .unwrap_or(false);
+        GitEnvironment {
+            home: path("HOME"),
+            xdg_config_home: path("XDG_CONFIG_HOME"),
+            config_nosystem: nosystem,
+            config_system: path("GIT_CONFIG_SYSTEM"),
+            config_global: path("GIT_CONFIG_GLOBAL"),
+        }
+    }
+}
+
+/// A validated walk configuration; build it with [`WalkConfig::builder`].
+#[derive(Clone)]
+pub struct WalkConfig {
+    pub(crate) root: PathBuf,
+    pub(crate) prune: HashSet<Vec<u8>>,
+    pub(crate) ignore_files: bool,
+    pub(crate) hidden: bool,
+    pub(crate) dirs: bool,
+    pub(crate) metadata: bool,
+    pub(crate) threads: usize,
+    pub(crate) env: GitEnvironment,
+    pub(crate) filter: Option<Arc<dyn PathFilter>>,
+}
+
+impl fmt::Debug for WalkConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WalkConfig")
+            .field("root", &self.root)
+            .field(
+                "prune",
+                &self.prune.iter().map(|p| String::from_utf8_lossy(p)).collect::<Vec<_>>(),
+            )
+            .field("ignore_files", &self.ignore_files)
+            .field("hidden", &self.hidden)
+            .field("dirs", &self.dirs)
+            .field("metadata", &self.metadata)
+            .field("threads", &self.threads)
+            .field("filter", &self.filter.is_some())
+            .finish()
+    }
+}
+
+impl WalkConfig {
+    /// Starts a builder for `root` with the defaults: no pruned names, ignore
+    /// files honoured, hidden entries listed, files only, metadata read,
+    /// threads = available parallelism, git environment from the process.
+    pub fn builder(root: impl Into<PathBuf>) -> WalkConfigBuilder {
+        WalkConfigBuilder {
+            config: WalkConfig {
+                root: root.into(),
+                prune: HashSet::new(),
+                ignore_files: true,
+                hidden: true,
+                dirs: false,
+                metadata: true,
+                threads: 0,
+                env: GitEnvironment::from_process(),
+                filter: None,
+            },
+            bad_prune: None,
+        }
+    }
+
+    /// The root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The number of threads a walk uses (at least 1).
+    pub fn threads(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        } else {
+            self.threads
+        }
+    }
+}
+
+/// Builder for [`WalkConfig`]; [`build`](WalkConfigBuilder::build) validates.
+#[derive(Debug, Clone)]
+pub struct WalkConfigBuilder {
+    config: WalkConfig,
+    bad_prune: Option<String>,
+}
+
+impl WalkConfigBuilder {
+    /// Directory names pruned at any depth (for example `node_modules`): such
+    /// directories are not entered and any candidate with such a directory
+    /// component in its root-relative path (tracked files too) is dropped.
+    pub fn prune_dirs<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        for n in names {
+            let n = n.as_ref();
+            if n.is_empty() || n == "." || n == ".." || n.contains('/') || n.contains('\0') {
+                self.bad_prune.get_or_insert_with(|| n.to_string());
+            } else {
+                self.config.prune.insert(n.as_bytes().to_vec());
+            }
+        }
+        self
+    }
+
+    /// Whether ignore files (`.gitignore`, `info/exclude`, the global excludes
+    /// file; `.ignore` outside git) are honoured. Default `true`. When `false`
+    /// every regular file is a candidate (nested repositories are still not
+    /// entered inside a git work tree, and `.git` never is).
+    pub fn ignore_files(mut self, yes: bool) -> Self {
+        self.config.ignore_files = yes;
+        self
+    }
+
+    /// Whether entries whose root-relative path has a component starting with
+    /// `.` are listed. Default `true` (git lists dotfiles).
+    pub fn hidden(mut self, yes: bool) -> Self {
+        self.config.hidden = yes;
+        self
+    }
+
+    /// Whether directories are listed too (each non-ignored directory once,
+    /// never the root itself). Default `false`.
+    pub fn dirs(mut self, yes: bool) -> Self {
+        self.config.dirs = yes;
+        self
+    }
+
+    /// Whether every entry is `lstat`ed for its size and modification time.
+    /// Default `true`. Without it, only tracked files whose presence the
+    /// directory listing cannot prove are `lstat`ed.
+    pub fn metadata(mut self, yes: bool) -> Self {
+        self.config.metadata = yes;
+        self
+    }
+
+    /// Number of threads; `0` (the default) means the available parallelism.
+    pub fn threads(mut self, n: usize) -> Self {
+        self.config.threads = n;
+        self
+    }
+
+    /// The environment used to find the git configuration (default: the
+    /// process environment).
+    pub fn git_environment(mut self, env: GitEnvironment) -> Self {
+        self.config.env = env;
+        self
+    }
+
+    /// A filter applied while walking (directories skipped, files kept).
+    pub fn filter(mut self, filter: Arc<dyn PathFilter>) -> Self {
+        self.config.filter = Some(filter);
+        self
+    }
+
+    /// Validates and returns the configuration.
+    pub fn build(self) -> Result<WalkConfig, ConfigError> {
+        if !self.config.root.is_absolute() {
+            return Err(ConfigError::RelativeRoot(self.config.root));
+        }
+        if let Some(bad) = self.bad_prune {
+            return Err(ConfigError::BadPruneName(bad));
+        }
+        if self.config.threads > 1024 {
+            return Err(ConfigError::TooManyThreads(self.config.threads));
+        }
+        Ok(self.config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WalkConfig;
+    use crate::discovery::ConfigError;
+
+    #[test]
+    fn validation() {
+        assert!(matches!(WalkConfig::builder("rel").build(), Err(ConfigError::RelativeRoot(_))));
+        assert!(matches!(
+            WalkConfig::builder("/x").prune_dirs(["a/b"]).build(),
+            Err(ConfigError::BadPruneName(_))
+        ));
+        assert!(matches!(
+            WalkConfig::builder("/x").prune_dirs([".."]).build(),
+            Err(ConfigError::BadPruneName(_))
+        ));
+        assert!(matches!(
+            WalkConfig::builder("/x").threads(5000).build(),
+            Err(ConfigError::TooManyThreads(5000))
+        ));
+        let c = WalkConfig::builder("/x").prune_dirs(["node_modules"]).threads(3).build().unwrap();
+        assert_eq!(c.threads(), 3);
+    }
+}

@@ -1,0 +1,62 @@
+//! What a walk produces.
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use super::error::SoftError;
+
+/// The kind of a listed entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    /// A regular file (or a tracked file missing on disk).
+    File,
+    /// A directory (only when directories were asked for).
+    Dir,
+}
+
+/// One candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Path relative to the root, `/`-separated, never `./`-prefixed. Names
+    /// that are not valid UTF-8 are converted lossily (U+FFFD).
+    pub path: String,
+    /// Absolute path with the real bytes of every name.
+    pub abs_path: PathBuf,
+    /// File or directory.
+    pub kind: EntryKind,
+    /// Size from `lstat`, when metadata was asked for and the entry exists.
+    pub size: Option<u64>,
+    /// Modification time from `lstat`, when metadata was asked for.
+    pub modified: Option<SystemTime>,
+    /// Whether the path is in the git index.
+    pub tracked: bool,
+    /// `Some(os_code)` for a tracked file that could not be `lstat`ed
+    /// (`ENOENT` when it was deleted but is still in the index): git lists it,
+    /// so it stays a candidate and the caller reports the read error.
+    pub missing: Option<i32>,
+}
+
+/// How the candidates were decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Inside a git work tree: `git ls-files --cached --others --exclude-standard`.
+    Git {
+        /// The work-tree top.
+        top: PathBuf,
+        /// The repository directory (`.git` or a worktree's directory).
+        git_dir: PathBuf,
+    },
+    /// Outside git: every file, with nested `.gitignore`/`.ignore` files.
+    Plain,
+}
+
+/// The result of a walk.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    /// Entries sorted by the UTF-16 order of [`Entry::path`].
+    pub entries: Vec<Entry>,
+    /// Directories and ignore files that could not be read, sorted by path.
+    pub errors: Vec<SoftError>,
+    /// Git or plain mode.
+    pub mode: Mode,
+}

@@ -1,0 +1,353 @@
+//! Candidate discovery: exactly the files `git ls-files --cached --others
+//! --exclude-standard` lists inside a git work tree (regular files only),
+//! every non-ignored file outside git.
+//!
+//! # Git semantics covered
+//!
+//! * tracked files from `.git/index` (versions 2–4, v4 path compression,
+//!   unmerged stages collapsed, gitlinks skipped), listed even when ignored
+//!   and even when deleted on disk ([`Entry::missing`]);
+//! * untracked files not excluded by nested `.gitignore` files,
+//!   `$GIT_COMMON_DIR/info/exclude` and `core.excludesFile` (default
+//!   `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`), with git's
+//!   precedence and pattern rules (a port of `dir.c` and `wildmatch.c`);
+//! * excluded directories are not entered (a file below cannot be
+//!   re-included), untracked nested repositories and submodules are not
+//!   entered, `.git` is never listed nor entered;
+//! * a root below the work-tree top: the parents' `.gitignore` files apply
+//!   and an excluded parent hides every untracked file, as in git;
+//! * `.git` files (`gitdir:`), linked worktrees and `commondir`.
+//!
+//! Symlinks are never followed nor listed, including tracked ones and files
+//! reached through a symlinked directory.
+//!
+//! # Not modelled (documented deviations)
+//!
+//! * split indexes (`link`) and sparse indexes (`sdir`, directory entries)
+//!   are refused with [`WalkError::Repository`] instead of being read;
+//! * `core.ignoreCase = true` folds case in ignore rules and for `.git`, but
+//!   index lookups stay case-sensitive;
+//! * `GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CEILING_DIRECTORIES`,
+//!   `safe.directory` and `includeIf "hasconfig:…"` are not consulted; a
+//!   `.gitignore` missing on disk is not read from the index (sparse checkout);
+//! * `~user/` in `core.excludesFile` is not expanded (the file is skipped);
+//! * a wildmatch pattern needing more than 1000 nested `*` levels does not
+//!   match (git would recurse further);
+//! * outside git, ignore files above the root are not read, and a nested
+//!   repository's `info/exclude` does not apply.
+//!
+//! Unix only (paths are handled as bytes).
+
+mod config;
+mod entry;
+mod error;
+mod gitconfig;
+mod index;
+mod repo;
+mod rules;
+mod walker;
+mod wildmatch;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use config::{GitEnvironment, PathFilter, WalkConfig, WalkConfigBuilder};
+pub use entry::{Entry, EntryKind, Listing, Mode};
+pub use error::{ConfigError, SoftError, WalkError};
+
+use gitconfig::{Config, IncludeContext};
+use index::Index;
+use rules::{RuleList, Rules};
+use walker::{DirTask, Walker};
+
+/// Lists the candidates under `config.root()`.
+///
+/// `cancel` is polled for every directory (and every 4096 entries of a large
+/// one); once it returns `true` the walk stops and returns
+/// [`WalkError::Cancelled`]. The output is identical whatever the number of
+/// threads.
+pub fn walk(config: &WalkConfig, cancel: &(dyn Fn() -> bool + Sync)) -> Result<Listing, WalkError> {
+    let root = config.root();
+    match std::fs::metadata(root) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(WalkError::Root { path: root.to_path_buf(), code: 20 }),
+        Err(e) => {
+            return Err(WalkError::Root {
+                path: root.to_path_buf(),
+                code: e.raw_os_error().unwrap_or(2),
+            });
+        }
+    }
+    match repo::find(root) {
+        repo::Found::WorkTree(repo) => walk_git(config, cancel, &repo),
+        repo::Found::None => walk_plain(config, cancel),
+        repo::Found::BadGitfile(path) => Err(WalkError::Repository {
+            path,
+            reason: "not a git repository (invalid gitfile)".into(),
+        }),
+    }
+}
+
+/// Thread pools kept per thread count, so a walk does not spawn threads.
+type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+
+fn thread_pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Pools> = OnceLock::new();
+    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut pools = pools.lock().ok()?;
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(p.clone());
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("sfq-walk-{i}"))
+            // Matching recursion is bounded, but keep headroom for debug builds.
+            .stack_size(8 << 20)
+            .build()
+            .ok()?,
+    );
+    pools.push((threads, pool.clone()));
+    Some(pool)
+}
+
+fn run(walker: &Walker<'_>, start: Option<DirTask>, threads: usize) {
+    let Some(task) = start else { return };
+    match thread_pool(threads) {
+        Some(pool) => pool.install(|| rayon::scope(|s| walker.walk_dir(s, task))),
+        None => rayon::scope(|s| walker.walk_dir(s, task)),
+    }
+}
+
+fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, WalkError> {
+    if walker.cancelled.load(Ordering::Relaxed) {
+        return Err(WalkError::Cancelled);
+    }
+    let chunks = walker.out.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut entries: Vec<Entry> =
+        Vec::with_capacity(chunks.iter().map(Vec::len).sum::<usize>() + extra.len());
+    for c in chunks {
+        entries.extend(c);
+    }
+    entries.extend(extra);
+    sort_entries(&mut entries);
+    let mut errors = walker.errors.into_inner().unwrap_or_else(|p| p.into_inner());
+    errors.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Listing { entries, errors, mode })
+}
+
+/// Sorts by the UTF-16 order of the path (ties, possible only between lossy
+/// names, by the real bytes). Byte order is already UTF-16 order unless both
+/// paths hold a byte >= 0xEE, so most comparisons are a `memcmp`.
+fn sort_entries(entries: &mut Vec<Entry>) {
+    use rayon::slice::ParallelSliceMut;
+    let mut keys: Vec<(&[u8], bool, u32)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.path.as_bytes(), e.path.bytes().any(|b| b >= 0xEE), i as u32))
+        .collect();
+    let cmp = |a: &(&[u8], bool, u32), b: &(&[u8], bool, u32)| {
+        let ord = if a.1 && b.1 {
+            crate::cmp_utf16(
+                std::str::from_utf8(a.0).unwrap_or(""),
+                std::str::from_utf8(b.0).unwrap_or(""),
+            )
+        } else {
+            a.0.cmp(b.0)
+        };
+        ord.then_with(|| {
+            let (x, y) = (&entries[a.2 as usize], &entries[b.2 as usize]);
+            x.abs_path.as_os_str().as_encoded_bytes().cmp(y.abs_path.as_os_str().as_encoded_bytes())
+        })
+    };
+    if keys.len() > 20_000 {
+        keys.par_sort_unstable_by(cmp);
+    } else {
+        keys.sort_unstable_by(cmp);
+    }
+    let order: Vec<u32> = keys.into_iter().map(|k| k.2).collect();
+    let mut slots: Vec<Option<Entry>> = std::mem::take(entries).into_iter().map(Some).collect();
+    entries
+        .extend(order.into_iter().filter_map(|i| slots.get_mut(i as usize).and_then(Option::take)));
+}
+
+fn walk_plain(
+    config: &WalkConfig,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> Result<Listing, WalkError> {
+    let walker = Walker {
+        cfg: config,
+        cancel,
+        cancelled: AtomicBool::new(false),
+        rules: Rules::default(),
+        index: None,
+        prefix: Vec::new(),
+        git_mode: false,
+        out: Mutex::new(Vec::new()),
+        errors: Mutex::new(Vec::new()),
+    };
+    run(&walker, Some(DirTask { rel: Vec::new(), node: None }), config.threads());
+    finish(walker, Vec::new(), Mode::Plain)
+}
+
+/// Reads the git configuration that applies to `repo`, in git's order.
+fn load_config(env: &GitEnvironment, repo: &repo::Repo) -> Config {
+    let ctx = IncludeContext {
+        git_dir: Some(repo.git_dir.clone()),
+        branch: repo::current_branch(&repo.git_dir),
+        home: env.home.clone(),
+    };
+    let mut cfg = Config::default();
+    if !env.config_nosystem {
+        let system = env.config_system.clone().unwrap_or_else(|| PathBuf::from("/etc/gitconfig"));
+        cfg.read_file(&system, &ctx, 0);
+    }
+    match &env.config_global {
+        Some(global) => cfg.read_file(global, &ctx, 0),
+        None => {
+            if let Some(xdg) = xdg_path(env, "config") {
+                cfg.read_file(&xdg, &ctx, 0);
+            }
+            if let Some(home) = &env.home {
+                cfg.read_file(&home.join(".gitconfig"), &ctx, 0);
+            }
+        }
+    }
+    let mut local = Config::default();
+    local.read_file(&repo.common_dir.join("config"), &ctx, 0);
+    let worktree_config = local.get_bool("extensions.worktreeconfig").unwrap_or(false);
+    cfg.entries.extend(local.entries);
+    if worktree_config {
+        cfg.read_file(&repo.git_dir.join("config.worktree"), &ctx, 0);
+    }
+    cfg
+}
+
+/// git's `xdg_config_home(name)`.
+fn xdg_path(env: &GitEnvironment, name: &str) -> Option<PathBuf> {
+    match &env.xdg_config_home {
+        Some(x) => Some(x.join("git").join(name)),
+        None => env.home.as_ref().map(|h| h.join(".config").join("git").join(name)),
+    }
+}
+
+fn read_list(path: &Path, errors: &mut Vec<SoftError>) -> Option<RuleList> {
+    match std::fs::read(path) {
+        Ok(data) => Some(RuleList::parse(&data, b"")),
+        Err(e)
+            if matches!(e.kind(), std::io::ErrorKind::NotFound) || e.raw_os_error() == Some(20) =>
+        {
+            None
+        }
+        Err(e) => {
+            errors.push(SoftError { path: path.to_path_buf(), code: e.raw_os_error() });
+            None
+        }
+    }
+}
+
+fn walk_git(
+    config: &WalkConfig,
+    cancel: &(dyn Fn() -> bool + Sync),
+    repo: &repo::Repo,
+) -> Result<Listing, WalkError> {
+    let gitcfg = load_config(&config.env, repo);
+    let hash_len = match gitcfg.get("extensions.objectformat").flatten() {
+        Some(f) if f.eq_ignore_ascii_case("sha256") => 32,
+        _ => 20,
+    };
+    let fold = gitcfg.get_bool("core.ignorecase").unwrap_or(false);
+    let index_path = repo.git_dir.join("index");
+    let index = match std::fs::read(&index_path) {
+        Ok(data) => Index::parse(&data, hash_len).map_err(|e| WalkError::Repository {
+            path: index_path.clone(),
+            reason: e.to_string(),
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Index::default(),
+        Err(e) => return Err(WalkError::Repository { path: index_path, reason: e.to_string() }),
+    };
+    let mut early_errors = Vec::new();
+    let mut global = Vec::new();
+    if config.ignore_files {
+        if let Some(l) = read_list(&repo.common_dir.join("info").join("exclude"), &mut early_errors)
+        {
+            global.push(l);
+        }
+        let excludes_file = match gitcfg.get("core.excludesfile") {
+            Some(Some(v)) => gitconfig::interpolate_path(v, config.env.home.as_deref())
+                .map(|p| if p.is_absolute() { p } else { repo.top.join(p) }),
+            _ => xdg_path(&config.env, "ignore"),
+        };
+        if let Some(path) = excludes_file
+            && let Some(l) = read_list(&path, &mut early_errors)
+        {
+            global.push(l);
+        }
+    }
+    let mut prefix = repo.prefix.clone();
+    if !prefix.is_empty() {
+        prefix.push(b'/');
+    }
+    let walker = Walker {
+        cfg: config,
+        cancel,
+        cancelled: AtomicBool::new(false),
+        rules: Rules { global: Arc::new(global), fold },
+        index: Some(&index),
+        prefix,
+        git_mode: true,
+        out: Mutex::new(Vec::new()),
+        errors: Mutex::new(early_errors),
+    };
+    // The leading path (git's treat_leading_path): the root's ancestors
+    // below the top decide whether untracked files are looked for at all.
+    // (The root's own ignore file is read by the walk itself.)
+    let mut node = if repo.prefix.is_empty() {
+        None
+    } else {
+        walker.load_ancestor_ignores(&repo.top, b"", None)
+    };
+    let mut walkable = true;
+    let comps: Vec<&[u8]> = if repo.prefix.is_empty() {
+        Vec::new()
+    } else {
+        repo.prefix.split(|&c| c == b'/').collect()
+    };
+    let mut rel: Vec<u8> = Vec::new();
+    for (i, comp) in comps.iter().enumerate() {
+        if !rel.is_empty() {
+            rel.push(b'/');
+        }
+        rel.extend_from_slice(comp);
+        let excluded = config.ignore_files && walker.rules.is_excluded(node.as_deref(), &rel, true);
+        if excluded {
+            walkable = false;
+            break;
+        }
+        if !index.has_dir(&rel) {
+            let is_gitlink = index.find(&rel).is_some_and(|at| index.entries[at].is_gitlink());
+            if is_gitlink || repo::is_nested_repo(&repo.top.join(OsStr::from_bytes(&rel))) {
+                walkable = false;
+                break;
+            }
+        }
+        if i + 1 < comps.len() {
+            let dir = repo.top.join(OsStr::from_bytes(&rel));
+            node = walker.load_ancestor_ignores(&dir, &rel, node);
+        }
+    }
+    let mut extra = Vec::new();
+    if walkable {
+        run(&walker, Some(DirTask { rel: repo.prefix.clone(), node }), config.threads());
+    } else {
+        if (walker.cancel)() {
+            return Err(WalkError::Cancelled);
+        }
+        let range = index.range_under(&repo.prefix);
+        walker.resolve_slow(&repo.prefix, range, &mut extra);
+    }
+    finish(walker, extra, Mode::Git { top: repo.top.clone(), git_dir: repo.git_dir.clone() })
+}

@@ -1,0 +1,527 @@
+//! The parallel directory walk and the resolution of tracked files.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
+use std::fs::{self, FileType};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::config::WalkConfig;
+use super::entry::{Entry, EntryKind};
+use super::error::SoftError;
+use super::index::Index;
+use super::repo;
+use super::rules::{RuleList, RuleNode, Rules};
+
+/// Shared state of one walk.
+pub(crate) struct Walker<'a> {
+    pub cfg: &'a WalkConfig,
+    pub cancel: &'a (dyn Fn() -> bool + Sync),
+    pub cancelled: AtomicBool,
+    pub rules: Rules,
+    /// The git index (git mode only).
+    pub index: Option<&'a Index>,
+    /// The root relative to the matching base, with a trailing `/` when not
+    /// empty (git mode: relative to the work-tree top).
+    pub prefix: Vec<u8>,
+    /// Whether the per-directory ignore files are `.gitignore` only (git) or
+    /// `.gitignore` then `.ignore` (plain).
+    pub git_mode: bool,
+    pub out: Mutex<Vec<Vec<Entry>>>,
+    pub errors: Mutex<Vec<SoftError>>,
+}
+
+/// A directory to walk.
+pub(crate) struct DirTask {
+    /// Path relative to the matching base, without a trailing `/`.
+    pub rel: Vec<u8>,
+    pub node: Option<Arc<RuleNode>>,
+}
+
+struct Child {
+    name: Vec<u8>,
+    ft: FileType,
+    entry: fs::DirEntry,
+}
+
+/// The index entries of one directory: tracked files directly in it (sorted
+/// by name, as the index orders them) and its subdirectories holding tracked
+/// paths (sorted by name), each with its range of entries.
+#[derive(Default)]
+struct DirIndex<'i> {
+    files: Vec<(&'i [u8], usize)>,
+    dirs: Vec<(&'i [u8], std::ops::Range<usize>)>,
+}
+
+impl<'i> DirIndex<'i> {
+    fn build(index: &'i Index, dir_rel: &[u8]) -> DirIndex<'i> {
+        let range = index.range_under(dir_rel);
+        let skip = if dir_rel.is_empty() { 0 } else { dir_rel.len() + 1 };
+        let mut out = DirIndex::default();
+        let mut i = range.start;
+        while i < range.end {
+            let path = &index.entries[i].path[..];
+            let rest = &path[skip..];
+            match rest.iter().position(|&c| c == b'/') {
+                None => {
+                    out.files.push((rest, i));
+                    i += 1;
+                }
+                Some(slash) => {
+                    let key = &path[..skip + slash + 1];
+                    let end = i + index.entries[i..range.end]
+                        .partition_point(|e| e.path.starts_with(key));
+                    out.dirs.push((&rest[..slash], i..end));
+                    i = end;
+                }
+            }
+        }
+        out.dirs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        out
+    }
+
+    fn file(&self, name: &[u8]) -> Option<usize> {
+        self.files.binary_search_by(|f| f.0.cmp(name)).ok().map(|k| self.files[k].1)
+    }
+
+    fn has_dir(&self, name: &[u8]) -> bool {
+        self.dirs.binary_search_by(|d| d.0.cmp(name)).is_ok()
+    }
+}
+
+fn os_code(e: &std::io::Error) -> Option<i32> {
+    e.raw_os_error()
+}
+
+impl<'a> Walker<'a> {
+    fn poll_cancel(&self) -> bool {
+        if self.cancelled.load(Ordering::Relaxed) {
+            return true;
+        }
+        if (self.cancel)() {
+            self.cancelled.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Root-relative part of a base-relative path (`None` outside the root).
+    fn root_rel<'p>(&self, rel: &'p [u8]) -> Option<&'p [u8]> {
+        if self.prefix.is_empty() {
+            return Some(rel);
+        }
+        if rel.len() + 1 == self.prefix.len() && self.prefix.starts_with(rel) {
+            return Some(&[]);
+        }
+        rel.strip_prefix(&self.prefix[..])
+    }
+
+    fn abs(&self, root_rel: &[u8]) -> PathBuf {
+        if root_rel.is_empty() {
+            self.cfg.root.clone()
+        } else {
+            self.cfg.root.join(OsStr::from_bytes(root_rel))
+        }
+    }
+
+    fn soft(&self, path: PathBuf, code: Option<i32>) {
+        if let Ok(mut e) = self.errors.lock() {
+            e.push(SoftError { path, code });
+        }
+    }
+
+    /// Whether a root-relative candidate path is dropped by the hidden and
+    /// prune settings (the prune check looks at directory components only).
+    fn dropped_by_components(&self, root_rel: &[u8]) -> bool {
+        if self.cfg.hidden && self.cfg.prune.is_empty() {
+            return false;
+        }
+        let mut comps = root_rel.split(|&c| c == b'/').peekable();
+        while let Some(c) = comps.next() {
+            let is_last = comps.peek().is_none();
+            if !self.cfg.hidden && c.first() == Some(&b'.') {
+                return true;
+            }
+            if !is_last && self.cfg.prune.contains(c) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn keep_file(&self, path: &[u8]) -> bool {
+        match &self.cfg.filter {
+            None => true,
+            Some(f) => f.keep_file(&String::from_utf8_lossy(path)),
+        }
+    }
+
+    fn make_entry(
+        &self,
+        root_rel: &[u8],
+        kind: EntryKind,
+        meta: Option<&fs::Metadata>,
+        tracked: bool,
+        missing: Option<i32>,
+    ) -> Entry {
+        Entry {
+            path: match std::str::from_utf8(root_rel) {
+                Ok(s) => s.to_owned(),
+                Err(_) => String::from_utf8_lossy(root_rel).into_owned(),
+            },
+            abs_path: self.abs(root_rel),
+            kind,
+            size: meta.map(|m| m.len()),
+            modified: meta.and_then(|m| m.modified().ok()),
+            tracked,
+            missing,
+        }
+    }
+
+    /// Reads the per-directory ignore files of `dir_abs` (listed in
+    /// `children`) into a node on top of `parent`.
+    fn load_ignores(
+        &self,
+        dir_abs: &Path,
+        rel: &[u8],
+        children: &[Child],
+        parent: Option<Arc<RuleNode>>,
+    ) -> Option<Arc<RuleNode>> {
+        if !self.cfg.ignore_files {
+            return parent;
+        }
+        let names: &[&[u8]] =
+            if self.git_mode { &[b".gitignore"] } else { &[b".gitignore", b".ignore"] };
+        let mut base = rel.to_vec();
+        if !base.is_empty() {
+            base.push(b'/');
+        }
+        let mut lists = Vec::new();
+        for name in names {
+            let Some(child) = children.iter().find(|c| c.name == *name) else { continue };
+            // git opens in-tree ignore files with O_NOFOLLOW.
+            if !child.ft.is_file() {
+                continue;
+            }
+            let path = dir_abs.join(OsStr::from_bytes(name));
+            match fs::read(&path) {
+                Ok(data) => {
+                    let list = RuleList::parse(&data, &base);
+                    if !list.is_empty() {
+                        lists.push(list);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => self.soft(path, os_code(&e)),
+            }
+        }
+        if lists.is_empty() { parent } else { Some(RuleNode::push(parent, lists)) }
+    }
+
+    /// Reads the ignore file of an ancestor directory of the root (leading
+    /// path), which the walk does not list.
+    pub(crate) fn load_ancestor_ignores(
+        &self,
+        dir_abs: &Path,
+        rel: &[u8],
+        parent: Option<Arc<RuleNode>>,
+    ) -> Option<Arc<RuleNode>> {
+        if !self.cfg.ignore_files {
+            return parent;
+        }
+        let path = dir_abs.join(".gitignore");
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+        if !is_file {
+            return parent;
+        }
+        let mut base = rel.to_vec();
+        if !base.is_empty() {
+            base.push(b'/');
+        }
+        match fs::read(&path) {
+            Ok(data) => {
+                let list = RuleList::parse(&data, &base);
+                if list.is_empty() { parent } else { Some(RuleNode::push(parent, vec![list])) }
+            }
+            Err(e) => {
+                self.soft(path, os_code(&e));
+                parent
+            }
+        }
+    }
+
+    /// Walks one directory and spawns its subdirectories.
+    pub(crate) fn walk_dir<'s>(&'s self, scope: &rayon::Scope<'s>, task: DirTask) {
+        if self.poll_cancel() {
+            return;
+        }
+        let Some(dir_root_rel) = self.root_rel(&task.rel) else { return };
+        let dir_abs = self.abs(dir_root_rel);
+        let mut local: Vec<Entry> = Vec::new();
+        let read = match fs::read_dir(&dir_abs) {
+            Ok(r) => r,
+            Err(e) => {
+                self.soft(dir_abs, os_code(&e));
+                if let Some(index) = self.index {
+                    let range = index.range_under(&task.rel);
+                    self.resolve_slow(&task.rel, range, &mut local);
+                }
+                self.flush(local);
+                return;
+            }
+        };
+        let mut children: Vec<Child> = Vec::new();
+        for (n, item) in read.enumerate() {
+            if n % 4096 == 4095 && self.poll_cancel() {
+                return;
+            }
+            let Ok(entry) = item else { continue };
+            let Ok(ft) = entry.file_type() else { continue };
+            children.push(Child { name: entry.file_name().into_vec(), ft, entry });
+        }
+        children.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        let node = self.load_ignores(&dir_abs, &task.rel, &children, task.node.clone());
+        let dir_index =
+            self.index.map(|index| DirIndex::build(index, &task.rel)).unwrap_or_default();
+        let fold = self.rules.fold;
+        let mut recurse: Vec<Vec<u8>> = Vec::new();
+        // One buffer for the children's paths (relative to the base).
+        let mut rel: Vec<u8> = Vec::with_capacity(task.rel.len() + 64);
+        rel.extend_from_slice(&task.rel);
+        if !task.rel.is_empty() {
+            rel.push(b'/');
+        }
+        let base_len = rel.len();
+        for child in &children {
+            let name = &child.name[..];
+            if name == b".git" || (fold && name.eq_ignore_ascii_case(b".git")) {
+                continue;
+            }
+            if !self.cfg.hidden && name.first() == Some(&b'.') {
+                continue;
+            }
+            rel.truncate(base_len);
+            rel.extend_from_slice(name);
+            let Some(rrel) = self.root_rel(&rel) else { continue };
+            let is_dir = child.ft.is_dir();
+            if !is_dir
+                && let Some(index) = self.index
+                && let Some(at) = dir_index.file(name)
+            {
+                // Tracked: listed whatever the ignore rules say (gitlinks never).
+                // (The directory's own components were checked on the way in,
+                // and a hidden name was skipped above.)
+                if !index.entries[at].is_gitlink() && child.ft.is_file() && self.keep_file(rrel) {
+                    let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+                    local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), true, None));
+                }
+                continue;
+            }
+            if self.cfg.ignore_files && self.rules.is_excluded(node.as_deref(), &rel, is_dir) {
+                continue;
+            }
+            if is_dir {
+                if self.cfg.prune.contains(name) {
+                    continue;
+                }
+                let path = String::from_utf8_lossy(rrel);
+                if self.cfg.filter.as_ref().is_some_and(|f| f.skip_dir(&path)) {
+                    continue;
+                }
+                let enter = match self.index {
+                    Some(index) => {
+                        if dir_index.has_dir(name) {
+                            true
+                        } else if dir_index
+                            .file(name)
+                            .is_some_and(|i| index.entries[i].is_gitlink())
+                        {
+                            false
+                        } else {
+                            !repo::is_nested_repo(&self.abs(rrel))
+                        }
+                    }
+                    None => true,
+                };
+                if self.cfg.dirs {
+                    let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+                    local.push(self.make_entry(rrel, EntryKind::Dir, meta.as_ref(), false, None));
+                }
+                if enter {
+                    recurse.push(rel.clone());
+                }
+            } else if child.ft.is_file() && self.keep_file(rrel) {
+                let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+                local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), false, None));
+            }
+        }
+        if let Some(index) = self.index {
+            self.resolve_tracked_children(
+                index, &dir_index, &task.rel, &children, &recurse, &mut local,
+            );
+        }
+        self.flush(local);
+        for rel in recurse {
+            let node = node.clone();
+            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node }));
+        }
+    }
+
+    fn flush(&self, local: Vec<Entry>) {
+        if local.is_empty() {
+            return;
+        }
+        if let Ok(mut out) = self.out.lock() {
+            out.push(local);
+        }
+    }
+
+    /// Tracked files under a walked directory: direct children not seen as
+    /// regular files, and files under subdirectories the walk does not enter.
+    fn resolve_tracked_children(
+        &self,
+        index: &Index,
+        dir_index: &DirIndex<'_>,
+        dir_rel: &[u8],
+        children: &[Child],
+        recursed: &[Vec<u8>],
+        local: &mut Vec<Entry>,
+    ) {
+        for &(name, i) in &dir_index.files {
+            if index.entries[i].is_gitlink() {
+                continue;
+            }
+            if children.binary_search_by(|c| c.name[..].cmp(name)).is_ok() {
+                // Listed on disk: either emitted above or not a regular file.
+                continue;
+            }
+            let path = &index.entries[i].path;
+            let Some(rrel) = self.root_rel(path) else { continue };
+            if self.dropped_by_components(rrel) || !self.keep_file(rrel) {
+                continue;
+            }
+            local.push(self.make_entry(rrel, EntryKind::File, None, true, Some(libc_enoent())));
+        }
+        let skip = if dir_rel.is_empty() { 0 } else { dir_rel.len() + 1 };
+        for (_, range) in &dir_index.dirs {
+            let group_dir = &index.entries[range.start].path[..];
+            let slash = group_dir[skip..]
+                .iter()
+                .position(|&c| c == b'/')
+                .map_or(group_dir.len(), |p| skip + p);
+            let group_dir = &group_dir[..slash];
+            if recursed.binary_search_by(|r| r[..].cmp(group_dir)).is_err() {
+                self.resolve_slow(dir_rel, range.clone(), local);
+            }
+        }
+    }
+
+    /// Resolves tracked entries `range` (all under `base_rel`, a directory
+    /// known to be real) by `lstat`ing their components: symlinked
+    /// components drop the entry, missing ones flag it.
+    pub(crate) fn resolve_slow(
+        &self,
+        base_rel: &[u8],
+        range: std::ops::Range<usize>,
+        local: &mut Vec<Entry>,
+    ) {
+        let Some(index) = self.index else { return };
+        let mut dir_cache: HashMap<Vec<u8>, Result<(), Option<i32>>> = HashMap::new();
+        let mut dirs_emitted: HashSet<Vec<u8>> = HashSet::new();
+        for i in range {
+            let e = &index.entries[i];
+            if e.is_gitlink() {
+                continue;
+            }
+            let path = &e.path[..];
+            let Some(rrel) = self.root_rel(path) else { continue };
+            if rrel.is_empty() || self.dropped_by_components(rrel) {
+                continue;
+            }
+            if !self.keep_file(rrel) {
+                continue;
+            }
+            // Check each directory component below base_rel.
+            let start = if base_rel.is_empty() { 0 } else { base_rel.len() + 1 };
+            let mut status: Result<(), Option<i32>> = Ok(());
+            let mut dropped = false;
+            let mut pos = start;
+            while let Some(off) = path[pos..].iter().position(|&c| c == b'/') {
+                let comp_end = pos + off;
+                let d = &path[..comp_end];
+                let st = dir_cache.entry(d.to_vec()).or_insert_with(|| {
+                    match self.root_rel(d).map(|r| fs::symlink_metadata(self.abs(r))) {
+                        Some(Ok(m)) if m.file_type().is_dir() => Ok(()),
+                        Some(Ok(m)) if m.file_type().is_symlink() => Err(None),
+                        Some(Ok(_)) => Err(Some(20)), // ENOTDIR
+                        Some(Err(err)) => Err(Some(os_code(&err).unwrap_or(2))),
+                        None => Err(Some(2)),
+                    }
+                });
+                match *st {
+                    Ok(()) => {}
+                    Err(None) => {
+                        dropped = true;
+                        break;
+                    }
+                    Err(Some(code)) => {
+                        status = Err(Some(code));
+                        break;
+                    }
+                }
+                pos = comp_end + 1;
+            }
+            if dropped {
+                continue;
+            }
+            let entry = match status {
+                Err(Some(code)) => {
+                    Some(self.make_entry(rrel, EntryKind::File, None, true, Some(code)))
+                }
+                _ => match fs::symlink_metadata(self.abs(rrel)) {
+                    Ok(m) if m.file_type().is_file() => Some(self.make_entry(
+                        rrel,
+                        EntryKind::File,
+                        if self.cfg.metadata { Some(&m) } else { None },
+                        true,
+                        None,
+                    )),
+                    Ok(_) => None,
+                    Err(err) => Some(self.make_entry(
+                        rrel,
+                        EntryKind::File,
+                        None,
+                        true,
+                        Some(os_code(&err).unwrap_or(2)),
+                    )),
+                },
+            };
+            let Some(entry) = entry else { continue };
+            if self.cfg.dirs && entry.missing.is_none() {
+                let mut pos = start;
+                while let Some(off) = path[pos..].iter().position(|&c| c == b'/') {
+                    let d = &path[..pos + off];
+                    if let Some(dr) = self.root_rel(d)
+                        && !dr.is_empty()
+                        && dirs_emitted.insert(d.to_vec())
+                    {
+                        let meta = if self.cfg.metadata {
+                            fs::symlink_metadata(self.abs(dr)).ok()
+                        } else {
+                            None
+                        };
+                        local.push(self.make_entry(dr, EntryKind::Dir, meta.as_ref(), false, None));
+                    }
+                    pos += off + 1;
+                }
+            }
+            local.push(entry);
+        }
+    }
+}
+
+const fn libc_enoent() -> i32 {
+    2
+}

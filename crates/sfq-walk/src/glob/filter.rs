@@ -1,0 +1,76 @@
+//! Include/exclude/force-include glob sets as a walk filter.
+
+use super::{Coverage, GlobSet};
+use crate::discovery::PathFilter;
+
+/// Keeps a file when it matches the include set (if any) and is not excluded,
+/// unless a force-include glob matches it (seed 004's `include_patterns`).
+/// As a [`PathFilter`] it also prunes directories the sets prove useless.
+///
+/// One deliberate approximation: an exclusion like `**/node_modules/**`
+/// prunes the whole directory, although picomatch would not match a name
+/// below it that contains a line terminator (such files are dropped too).
+#[derive(Debug, Clone, Default)]
+pub struct GlobFilter {
+    include: Option<GlobSet>,
+    exclude: Option<GlobSet>,
+    force: Option<GlobSet>,
+    hidden_listed: bool,
+}
+
+impl GlobFilter {
+    /// A filter. `hidden_listed` says whether the walk lists entries whose
+    /// name starts with `.`; it decides whether an exclusion that spares
+    /// hidden files (picomatch's default `dot: false`) may prune.
+    pub fn new(
+        include: Option<GlobSet>,
+        exclude: Option<GlobSet>,
+        force_include: Option<GlobSet>,
+        hidden_listed: bool,
+    ) -> GlobFilter {
+        GlobFilter { include, exclude, force: force_include, hidden_listed }
+    }
+
+    /// Whether a file is kept.
+    pub fn keep(&self, path: &str) -> bool {
+        if let Some(i) = &self.include
+            && !i.is_match(path)
+        {
+            return false;
+        }
+        match &self.exclude {
+            Some(e) if e.is_match(path) => self.force.as_ref().is_some_and(|f| f.is_match(path)),
+            _ => true,
+        }
+    }
+
+    /// Whether no file below `dir` can be kept.
+    pub fn can_skip_dir(&self, dir: &str) -> bool {
+        if let Some(i) = &self.include
+            && !i.could_match_under(dir)
+        {
+            return true;
+        }
+        let Some(e) = &self.exclude else { return false };
+        if self.force.as_ref().is_some_and(|f| f.could_match_under(dir)) {
+            return false;
+        }
+        match e.covers_dir(dir) {
+            Coverage::All => true,
+            Coverage::NonHidden => {
+                !self.hidden_listed
+                    || self.include.as_ref().is_some_and(GlobSet::never_matches_hidden)
+            }
+            Coverage::None => false,
+        }
+    }
+}
+
+impl PathFilter for GlobFilter {
+    fn skip_dir(&self, path: &str) -> bool {
+        self.can_skip_dir(path)
+    }
+    fn keep_file(&self, path: &str) -> bool {
+        self.keep(path)
+    }
+}

@@ -1,0 +1,407 @@
+//! Glob matching with picomatch 4.0.3's meaning.
+//!
+//! A pattern is translated exactly as picomatch translates it (a port of its
+//! parser, quirks included: `[!a]` is a class of `!` and `a`, `[abc]` also
+//! matches the literal text `[abc]`, `?` matches one UTF-16 code unit, `{1..3}`
+//! becomes `[1-3]`, unbalanced `[`/`{`/`(` become literals, an invalid result
+//! matches nothing but the pattern text itself…) and the resulting JavaScript
+//! regular expression runs on a small memoizing engine over UTF-16 code
+//! units, so lookaheads behave exactly as in V8.
+//!
+//! Paths are root-relative with `/` separators; `\` in a path is normalised
+//! to `/` before matching.
+//!
+//! Speed: the expression with its lookaheads removed (a superset) is compiled
+//! to the `regex` crate and rejects most paths first; when there was no
+//! lookahead it is exact. `*`, `**`, `**/*`, `*.ext` and `**/*.ext` have
+//! direct matchers. Otherwise the memoizing engine decides.
+//!
+//! Deviations (compile errors, [`GlobError::Unsupported`], where picomatch
+//! would build a working regex): a backreference (`\1` after a group) or a
+//! lookbehind written inside the pattern, groups nested more than 200 deep, an
+//! expression over 100,000 instructions. A POSIX class named like an
+//! `Object.prototype` member (`[[:constructor:]]`) is treated as unknown.
+
+mod filter;
+mod jsregex;
+mod picomatch;
+mod shape;
+
+use std::fmt;
+
+pub use filter::GlobFilter;
+
+/// Options of a glob (picomatch's options of the same names).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GlobOptions {
+    /// `dot: true`: wildcards also match names starting with `.`.
+    pub dot: bool,
+    /// `basename: true` (alias `matchBase`): the pattern is matched against
+    /// the last path segment only (useful for patterns without `/`).
+    pub basename: bool,
+}
+
+/// A pattern that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GlobError {
+    /// The empty pattern (picomatch throws "Expected pattern to be a
+    /// non-empty string").
+    Empty,
+    /// Longer than 65536 UTF-16 code units (picomatch throws).
+    TooLong {
+        /// The pattern.
+        pattern: String,
+        /// Its length in UTF-16 code units.
+        len: usize,
+    },
+    /// picomatch would build a regular expression with a feature this
+    /// engine does not implement (a backreference such as `\1`, lookbehind).
+    Unsupported {
+        /// The pattern.
+        pattern: String,
+        /// The feature.
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for GlobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GlobError::Empty => f.write_str("expected pattern to be a non-empty string"),
+            GlobError::TooLong { len, .. } => {
+                write!(f, "glob too long: {len} characters (at most 65536)")
+            }
+            GlobError::Unsupported { pattern, reason } => {
+                write!(f, "unsupported glob {pattern:?}: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GlobError {}
+
+/// What part of a directory's subtree a pattern is known to match.
+///
+/// Names containing a line terminator (`\n`, `\r`, U+2028, U+2029) are an
+/// exception to both answers: picomatch's `**` never matches them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Coverage {
+    /// Nothing is known.
+    None,
+    /// Every path below the directory whose segments below it do not start
+    /// with `.` matches.
+    NonHidden,
+    /// Every path below the directory matches.
+    All,
+}
+
+/// One compiled glob.
+#[derive(Debug, Clone)]
+pub struct Glob {
+    pattern: String,
+    regex: Option<jsregex::Regex>,
+    opts: GlobOptions,
+    negated: bool,
+    tail_globstar: bool,
+    /// Every match starts with this (a directory prefix ending in `/`).
+    prefix: Option<String>,
+    hidden_safe: bool,
+    shape: Option<shape::Shape>,
+}
+
+fn to16(s: &str) -> Vec<u16> {
+    s.encode_utf16().collect()
+}
+
+fn normalise(path: &str) -> std::borrow::Cow<'_, str> {
+    if path.contains('\\') {
+        std::borrow::Cow::Owned(path.replace('\\', "/"))
+    } else {
+        std::borrow::Cow::Borrowed(path)
+    }
+}
+
+/// picomatch's `utils.basename`.
+fn basename(path: &str) -> &str {
+    let mut segs = path.rsplit('/');
+    let last = segs.next().unwrap_or("");
+    if last.is_empty() { segs.next().unwrap_or("") } else { last }
+}
+
+impl Glob {
+    /// Compiles `pattern` with picomatch's meaning.
+    pub fn new(pattern: &str, opts: &GlobOptions) -> Result<Glob, GlobError> {
+        let p16 = to16(pattern);
+        let parsed = picomatch::make(&p16, opts.dot).map_err(|e| match e {
+            picomatch::ParseError::Empty => GlobError::Empty,
+            picomatch::ParseError::TooLong(len) => {
+                GlobError::TooLong { pattern: pattern.to_string(), len }
+            }
+        })?;
+        // compileRe
+        let mut source = to16("^(?:");
+        source.extend_from_slice(&parsed.output);
+        source.extend(to16(")$"));
+        if parsed.negated {
+            let mut s = to16("^(?!");
+            s.extend_from_slice(&source);
+            s.extend(to16(").*$"));
+            source = s;
+        }
+        let regex = match jsregex::Regex::new(&source) {
+            Ok(r) => Some(r),
+            // picomatch.toRegex returns /$^/ for an invalid source.
+            Err(jsregex::RegexError::Invalid(_)) => None,
+            Err(jsregex::RegexError::Unsupported(reason)) => {
+                return Err(GlobError::Unsupported { pattern: pattern.to_string(), reason });
+            }
+        };
+        let prefix = if parsed.negated || opts.basename { None } else { literal_prefix(pattern) };
+        // The tail argument ("matches D, so matches D/…") needs every match to
+        // run through the final globstar: no alternation at the top level.
+        let tail_globstar =
+            parsed.tail_globstar && !jsregex::has_top_level_alternation(&parsed.output);
+        let hidden_safe = !opts.dot && !opts.basename && !parsed.negated && is_hidden_safe(pattern);
+        Ok(Glob {
+            pattern: pattern.to_string(),
+            regex,
+            opts: *opts,
+            negated: parsed.negated,
+            tail_globstar,
+            prefix,
+            hidden_safe,
+            shape: parsed.shape,
+        })
+    }
+
+    /// The pattern as given.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    fn regex_match(&self, path: &str) -> bool {
+        let subject = if self.opts.basename { basename(path) } else { path };
+        if let Some(shape) = &self.shape {
+            return shape.matches(subject, self.opts.dot);
+        }
+        // An invalid source becomes picomatch's `/$^/`, which matches "".
+        let Some(re) = &self.regex else { return subject.is_empty() };
+        re.is_match_str(subject)
+    }
+
+    /// Whether `path` matches (picomatch's `isMatch`).
+    pub fn is_match(&self, path: &str) -> bool {
+        let path = normalise(path);
+        if path.is_empty() {
+            return false;
+        }
+        if *path == *self.pattern {
+            return true;
+        }
+        self.regex_match(&path)
+    }
+
+    /// `false` when provably no path strictly below directory `dir` matches.
+    pub fn could_match_under(&self, dir: &str) -> bool {
+        let dir = normalise(dir);
+        if dir.trim_end_matches('/').is_empty() {
+            return true;
+        }
+        let mut d = dir.trim_end_matches('/').to_string();
+        d.push('/');
+        if self.regex.is_none() {
+            return self.pattern.starts_with(&d);
+        }
+        match &self.prefix {
+            None => true,
+            Some(p) => d.starts_with(p.as_str()) || p.starts_with(&d),
+        }
+    }
+
+    /// Which paths strictly below directory `dir` are known to match
+    /// (paths as a walk produces them: no empty, `.` or `..` segments).
+    pub fn covers_dir(&self, dir: &str) -> Coverage {
+        let dir = normalise(dir);
+        let real =
+            dir.trim_end_matches('/').split('/').all(|s| !s.is_empty() && s != "." && s != "..");
+        if self.negated || !self.tail_globstar || self.opts.basename || !real {
+            return Coverage::None;
+        }
+        if !self.regex_match(dir.trim_end_matches('/')) {
+            return Coverage::None;
+        }
+        if self.opts.dot { Coverage::All } else { Coverage::NonHidden }
+    }
+
+    /// `true` when the pattern can never match a path with a segment
+    /// starting with `.` (a conservative answer: `false` means "maybe").
+    pub fn never_matches_hidden(&self) -> bool {
+        self.hidden_safe
+    }
+}
+
+/// The directory part (ending in `/`) of the pattern's leading literal text.
+fn literal_prefix(pattern: &str) -> Option<String> {
+    let p = pattern.strip_prefix("./").unwrap_or(pattern);
+    if p.starts_with("./") || p.starts_with('!') {
+        return None;
+    }
+    let lit: String = p
+        .chars()
+        .take_while(|c| {
+            !matches!(
+                c,
+                '*' | '?'
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '('
+                    | ')'
+                    | '!'
+                    | '@'
+                    | '+'
+                    | '\\'
+                    | '"'
+                    | '|'
+                    | ','
+                    | '$'
+                    | '^'
+                    | '\0'
+            )
+        })
+        .collect();
+    let cut = lit.rfind('/')?;
+    Some(lit[..=cut].to_string())
+}
+
+/// See [`Glob::never_matches_hidden`].
+fn is_hidden_safe(pattern: &str) -> bool {
+    let p = pattern.strip_prefix("./").unwrap_or(pattern);
+    if p.chars().any(|c| matches!(c, '{' | '}' | '[' | '(' | '\\' | '"' | '\0'))
+        || p.starts_with('!')
+    {
+        return false;
+    }
+    let b = p.as_bytes();
+    !(0..b.len()).any(|i| b[i] == b'.' && (i == 0 || b[i - 1] == b'/'))
+}
+
+/// Several globs: a path matches when any of them does (picomatch with an
+/// array of patterns).
+#[derive(Debug, Clone, Default)]
+pub struct GlobSet {
+    globs: Vec<Glob>,
+}
+
+impl GlobSet {
+    /// Compiles every pattern.
+    pub fn new<I, S>(patterns: I, opts: &GlobOptions) -> Result<GlobSet, GlobError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let globs = patterns
+            .into_iter()
+            .map(|p| Glob::new(p.as_ref(), opts))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GlobSet { globs })
+    }
+
+    /// Builds a set from compiled globs (they may have different options).
+    pub fn from_globs(globs: Vec<Glob>) -> GlobSet {
+        GlobSet { globs }
+    }
+
+    /// The globs.
+    pub fn globs(&self) -> &[Glob] {
+        &self.globs
+    }
+
+    /// Whether the set is empty (an empty set matches nothing).
+    pub fn is_empty(&self) -> bool {
+        self.globs.is_empty()
+    }
+
+    /// Whether any glob matches `path`.
+    pub fn is_match(&self, path: &str) -> bool {
+        self.globs.iter().any(|g| g.is_match(path))
+    }
+
+    /// `false` when provably no path strictly below `dir` matches any glob.
+    pub fn could_match_under(&self, dir: &str) -> bool {
+        self.globs.iter().any(|g| g.could_match_under(dir))
+    }
+
+    /// The best coverage any glob gives for `dir`'s subtree.
+    pub fn covers_dir(&self, dir: &str) -> Coverage {
+        self.globs.iter().map(|g| g.covers_dir(dir)).max().unwrap_or(Coverage::None)
+    }
+
+    /// `true` when no glob can match a path with a hidden segment.
+    pub fn never_matches_hidden(&self) -> bool {
+        self.globs.iter().all(Glob::never_matches_hidden)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Coverage, Glob, GlobOptions, GlobSet};
+
+    fn m(p: &str, s: &str) -> bool {
+        Glob::new(p, &GlobOptions::default()).expect("glob").is_match(s)
+    }
+
+    #[test]
+    fn picomatch_quirks() {
+        assert!(m("**/*.ts", "a/b/c.ts"));
+        assert!(m("**/*.ts", "c.ts"));
+        assert!(!m("**/*.ts", "a/.b/c.ts"));
+        assert!(!m("*", "a/b"));
+        assert!(m("a[!b]c", "a!c"));
+        assert!(!m("a[!b]c", "axc"));
+        assert!(m("a[^b]c", "axc"));
+        assert!(!m("a?b", "a\u{1F600}b"));
+        assert!(m("a??b", "a\u{1F600}b"));
+        assert!(m("src/**", "src"));
+        assert!(m("file{1..3}.txt", "file2.txt"));
+        assert!(m("*.{js,ts}", "x.ts"));
+        assert!(m("a[b", "a[b"));
+        assert!(m("!(a)", "b"));
+        assert!(m("!a", "b"));
+        assert!(!m("!a", "a"));
+        assert!(m("[[:alpha:]]x", "bx"));
+        assert!(m("a\\*b", "a*b"));
+        assert!(!m("src\\**", "src/x"));
+        assert!(m("src\\**", "src*x"));
+        assert!(
+            Glob::new("*.ts", &GlobOptions { basename: true, dot: false })
+                .expect("g")
+                .is_match("x/y.ts")
+        );
+        assert!(
+            Glob::new("*", &GlobOptions { dot: true, basename: false }).expect("g").is_match(".x")
+        );
+        assert!(Glob::new("", &GlobOptions::default()).is_err());
+    }
+
+    #[test]
+    fn pruning_helpers() {
+        let o = GlobOptions::default();
+        let g = Glob::new("src/**/*.ts", &o).expect("g");
+        assert!(g.could_match_under("src"));
+        assert!(g.could_match_under("src/a"));
+        assert!(!g.could_match_under("lib"));
+        assert!(!g.could_match_under("srcx"));
+        let nm = GlobSet::new(["**/node_modules/**", "dist/**"], &o).expect("g");
+        assert_eq!(nm.covers_dir("a/node_modules"), Coverage::NonHidden);
+        assert_eq!(nm.covers_dir("node_modules/x"), Coverage::NonHidden);
+        assert_eq!(nm.covers_dir("dist"), Coverage::NonHidden);
+        assert_eq!(nm.covers_dir("a/dist"), Coverage::None);
+        let dot = Glob::new("dist/**", &GlobOptions { dot: true, basename: false }).expect("g");
+        assert_eq!(dot.covers_dir("dist"), Coverage::All);
+        assert!(Glob::new("**/*.ts", &o).expect("g").never_matches_hidden());
+        assert!(!Glob::new("**/.env", &o).expect("g").never_matches_hidden());
+    }
+}

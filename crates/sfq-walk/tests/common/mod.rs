@@ -1,0 +1,65 @@
+//! Shared helpers of the integration tests: a seeded PRNG and temp dirs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// SplitMix64: small, seedable, good enough for test generation.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// Seeds to run: `SFQ_WALK_SEED=n` runs just that one, `SFQ_WALK_SEEDS=n`
+/// runs seeds `1..=n`, otherwise `default` fixed seeds.
+pub fn seeds(default: u64) -> Vec<u64> {
+    if let Some(s) = std::env::var("SFQ_WALK_SEED").ok().and_then(|v| v.parse().ok()) {
+        return vec![s];
+    }
+    let n = std::env::var("SFQ_WALK_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    (1..=n).collect()
+}
+
+/// A temporary directory removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let p = std::env::temp_dir().join(format!("sfq-walk-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("create temp dir");
+        TempDir(std::fs::canonicalize(&p).expect("canonicalize"))
+    }
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if std::env::var_os("SFQ_WALK_KEEP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}

@@ -1,0 +1,528 @@
+//! Differential test: `sfq_walk::discovery::walk` against
+//! `git ls-files -z --cached --others --exclude-standard` on generated
+//! repositories (minus symlinks, directories and nested-repo entries, which
+//! the product never lists).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{Rng, TempDir, seeds};
+use sfq_walk::discovery::{EntryKind, GitEnvironment, WalkConfig, walk};
+
+struct Env {
+    home: PathBuf,
+    xdg: PathBuf,
+}
+
+impl Env {
+    fn git(&self, dir: &Path, args: &[&str]) -> Vec<u8> {
+        self.git_stdin(dir, args, &[])
+    }
+    fn git_stdin(&self, dir: &Path, args: &[&str], input: &[u8]) -> Vec<u8> {
+        let mut child = Command::new("git")
+            .args([
+                "-c",
+                "init.defaultBranch=main",
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@e",
+                "-c",
+                "core.autocrlf=false",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", &self.xdg)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("LC_ALL", "C")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn git");
+        child.stdin.take().expect("stdin").write_all(input).expect("write");
+        let out = child.wait_with_output().expect("git");
+        assert!(
+            out.status.success(),
+            "git {args:?} in {}: {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    }
+    fn git_env(&self) -> GitEnvironment {
+        GitEnvironment {
+            home: Some(self.home.clone()),
+            xdg_config_home: Some(self.xdg.clone()),
+            config_nosystem: true,
+            ..Default::default()
+        }
+    }
+}
+
+const NAMES: &[&str] = &[
+    "a",
+    "b",
+    "src",
+    "lib",
+    "build",
+    "dist",
+    "tmp",
+    "node_modules",
+    "sp ace",
+    "ünï",
+    "\u{FF61}",
+    "\u{1F600}",
+    ".hidden",
+    "x.log",
+    "foo.o",
+    "[br]",
+    "tr ",
+    "#h",
+    "!bang",
+    "a*b",
+    "Keep.LOG",
+    "deep",
+    "q?",
+    "zz",
+    "caf\u{e9}",
+    "e\u{301}",
+];
+const EXTS: &[&str] = &["", ".txt", ".log", ".o", ".rs", ".ts", ".md", " "];
+
+fn name(rng: &mut Rng) -> String {
+    let mut n = NAMES[rng.below(NAMES.len())].to_string();
+    if rng.chance(50) {
+        n.push_str(EXTS[rng.below(EXTS.len())]);
+    }
+    n
+}
+
+fn rule(rng: &mut Rng) -> String {
+    let atoms = [
+        "*.log",
+        "*.o",
+        "build/",
+        "/dist",
+        "!keep.log",
+        "**/tmp",
+        "a/**/b",
+        "\\!bang",
+        "\\#h",
+        "x.log   ",
+        "tr\\ ",
+        "[abc]*",
+        "[!a]*.txt",
+        "[[:digit:]]*",
+        "?.txt",
+        "node_modules/",
+        "*.log/",
+        "!build/",
+        "src/*.rs",
+        "/src/**/*.ts",
+        "**/lib/",
+        "deep/**",
+        "!*.md",
+        "ünï",
+        "\u{1F600}*",
+        "[\u{FF61}]",
+        "!\u{FF61}",
+        "*",
+        "!*/",
+        "**/",
+        "a**/b",
+        "zz*",
+        "!zz",
+        "[[:alpha:]][!.]*",
+        "q\\?",
+        "*.[oO]",
+        "Keep.*",
+        "caf?",
+        "e*",
+        "\\[br]",
+        "[br]",
+        "!.hidden",
+        ".hidden/",
+        "lib",
+        "/*.txt",
+        "sp ace/",
+        "*/*",
+        "**/*.ts",
+        "!**/a/**",
+        "b/",
+        "#comment",
+    ];
+    let mut r = rng.pick(&atoms).to_string();
+    if rng.chance(10) {
+        r.push_str("  ");
+    }
+    r
+}
+
+/// Writes a file, creating parents; silently skips impossible paths (a
+/// parent that is a file) since the tree is random.
+fn write(path: &Path, data: &[u8]) {
+    if let Some(p) = path.parent()
+        && fs::create_dir_all(p).is_err()
+    {
+        return;
+    }
+    let _ = fs::write(path, data);
+}
+
+fn random_tree(rng: &mut Rng, root: &Path, files: usize) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = vec![PathBuf::new()];
+    let mut made = Vec::new();
+    for _ in 0..files {
+        let base = rng.pick(&dirs).clone();
+        if rng.chance(35) && base.components().count() < 4 {
+            let d = base.join(name(rng));
+            if root.join(&d).is_file() {
+                continue;
+            }
+            fs::create_dir_all(root.join(&d)).ok();
+            if root.join(&d).is_dir() {
+                dirs.push(d);
+            }
+            continue;
+        }
+        let f = base.join(name(rng));
+        if root.join(&f).is_dir() {
+            continue;
+        }
+        write(&root.join(&f), b"x\n");
+        made.push(f);
+    }
+    for d in dirs.iter() {
+        if rng.chance(40) {
+            let n = 1 + rng.below(5);
+            let lines: Vec<String> = (0..n).map(|_| rule(rng)).collect();
+            let mut text = lines.join("\n");
+            if rng.chance(20) {
+                text = text.replace('\n', "\r\n");
+            }
+            if rng.chance(70) {
+                text.push('\n');
+            }
+            write(&root.join(d).join(".gitignore"), text.as_bytes());
+        }
+    }
+    made
+}
+
+/// The reference: git's list, keeping regular files (and missing ones).
+fn expected(root: &Path, git_out: &[u8]) -> (Vec<String>, BTreeSet<String>) {
+    let mut set = BTreeSet::new();
+    let mut missing = BTreeSet::new();
+    'outer: for raw in git_out.split(|&c| c == 0) {
+        if raw.is_empty() || raw.ends_with(b"/") {
+            continue;
+        }
+        let rel = Path::new(std::ffi::OsStr::from_bytes(raw));
+        // Any symlinked component drops the path.
+        let mut acc = root.to_path_buf();
+        let comps: Vec<_> = rel.components().collect();
+        for (i, c) in comps.iter().enumerate() {
+            acc.push(c);
+            match fs::symlink_metadata(&acc) {
+                Ok(m) if m.file_type().is_symlink() => continue 'outer,
+                Ok(m) if i + 1 == comps.len() => {
+                    if !m.file_type().is_file() {
+                        continue 'outer;
+                    }
+                }
+                Ok(m) if !m.is_dir() => {
+                    // ENOTDIR: a tracked path below a file.
+                    missing.insert(String::from_utf8_lossy(raw).into_owned());
+                    break;
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    missing.insert(String::from_utf8_lossy(raw).into_owned());
+                    break;
+                }
+            }
+        }
+        set.insert(String::from_utf8_lossy(raw).into_owned());
+    }
+    let mut list: Vec<String> = set.into_iter().collect();
+    list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    (list, missing)
+}
+
+fn compare(env: &Env, root: &Path, label: &str, threads: usize) {
+    let git_out = env.git(root, &["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+    let (want, want_missing) = expected(root, &git_out);
+    let cfg = WalkConfig::builder(root)
+        .git_environment(env.git_env())
+        .threads(threads)
+        .build()
+        .expect("config");
+    let listing = walk(&cfg, &|| false).expect("walk");
+    let got: Vec<String> = listing
+        .entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .map(|e| e.path.clone())
+        .collect();
+    let got_missing: BTreeSet<String> =
+        listing.entries.iter().filter(|e| e.missing.is_some()).map(|e| e.path.clone()).collect();
+    if got != want {
+        let g: BTreeSet<_> = got.iter().collect();
+        let w: BTreeSet<_> = want.iter().collect();
+        let extra: Vec<_> = g.difference(&w).collect();
+        let lacking: Vec<_> = w.difference(&g).collect();
+        panic!(
+            "{label}: {} differs from git\n  extra (ours only): {extra:?}\n  missing (git only): {lacking:?}\n  order ok: {}",
+            root.display(),
+            extra.is_empty() && lacking.is_empty()
+        );
+    }
+    assert_eq!(got_missing, want_missing, "{label}: missing flags in {}", root.display());
+
+    // Pruned names and hidden entries: git's list minus paths with such components.
+    let cfg = WalkConfig::builder(root)
+        .git_environment(env.git_env())
+        .threads(threads)
+        .prune_dirs(["node_modules", "build"])
+        .hidden(false)
+        .metadata(false)
+        .build()
+        .expect("config");
+    let listing = walk(&cfg, &|| false).expect("walk");
+    let got: Vec<String> = listing.entries.iter().map(|e| e.path.clone()).collect();
+    let want: Vec<String> = want
+        .into_iter()
+        .filter(|p| {
+            let comps: Vec<&str> = p.split('/').collect();
+            !comps.iter().any(|c| c.starts_with('.'))
+                && !comps[..comps.len() - 1].iter().any(|c| *c == "node_modules" || *c == "build")
+        })
+        .collect();
+    assert_eq!(got, want, "{label}: pruned/hidden listing in {}", root.display());
+}
+
+fn one_seed(seed: u64) {
+    let mut rng = Rng::new(seed);
+    let tmp = TempDir::new(&format!("git{seed}"));
+    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
+    fs::create_dir_all(&env.home).expect("home");
+    fs::create_dir_all(env.xdg.join("git")).expect("xdg");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(&repo).expect("repo");
+    env.git(&repo, &["init", "-q"]);
+
+    let count = 40 + rng.below(80);
+    let files = random_tree(&mut rng, &repo, count);
+    // Global excludes: default XDG location or core.excludesFile.
+    let global_rules: Vec<String> = (0..rng.below(4)).map(|_| rule(&mut rng)).collect();
+    if rng.chance(50) {
+        write(&env.xdg.join("git/ignore"), global_rules.join("\n").as_bytes());
+    } else {
+        write(&env.home.join("my-ignore"), global_rules.join("\n").as_bytes());
+        write(&env.home.join(".gitconfig"), b"[core]\n\texcludesFile = ~/my-ignore\n");
+    }
+    let exclude_rules: Vec<String> = (0..rng.below(4)).map(|_| rule(&mut rng)).collect();
+    write(&repo.join(".git/info/exclude"), exclude_rules.join("\n").as_bytes());
+
+    // Track a random subset, ignored files included.
+    let mut to_add = Vec::new();
+    for f in &files {
+        if rng.chance(50) && repo.join(f).is_file() {
+            to_add.extend_from_slice(f.as_os_str().as_bytes());
+            to_add.push(0);
+        }
+    }
+    if !to_add.is_empty() {
+        env.git_stdin(
+            &repo,
+            &["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"],
+            &to_add,
+        );
+    }
+    // Unmerged stages for one path.
+    if rng.chance(50) {
+        write(&repo.join("conflict.txt"), b"c\n");
+        let oid =
+            String::from_utf8(env.git(&repo, &["hash-object", "-w", "conflict.txt"])).expect("oid");
+        let oid = oid.trim();
+        let info = format!(
+            "100644 {oid} 1\tconflict.txt\n100644 {oid} 2\tconflict.txt\n100644 {oid} 3\tconflict.txt\n"
+        );
+        env.git_stdin(&repo, &["update-index", "--index-info"], info.as_bytes());
+    }
+    // Delete some tracked files; make a tracked path a directory.
+    let tracked: Vec<PathBuf> = to_add
+        .split(|&c| c == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| PathBuf::from(std::ffi::OsStr::from_bytes(s)))
+        .collect();
+    for t in &tracked {
+        if rng.chance(10) {
+            fs::remove_file(repo.join(t)).ok();
+        }
+    }
+    if let Some(t) = tracked.first()
+        && rng.chance(30)
+        && repo.join(t).is_file()
+    {
+        fs::remove_file(repo.join(t)).ok();
+        write(&repo.join(t).join("inner.txt"), b"i\n");
+    }
+    // More untracked files after the add.
+    random_tree(&mut rng, &repo, 20);
+    // Symlinks: to a file, to a dir, a loop, a tracked one, a dangling one.
+    let _ = std::os::unix::fs::symlink("a", repo.join("link-file"));
+    let _ = std::os::unix::fs::symlink("src", repo.join("link-dir"));
+    let _ = std::os::unix::fs::symlink("loop", repo.join("loop"));
+    let _ = std::os::unix::fs::symlink("nowhere", repo.join("dangling"));
+    write(&repo.join("real/inside.txt"), b"r\n");
+    let _ = std::os::unix::fs::symlink("../real", repo.join("src-link"));
+    if rng.chance(50) {
+        env.git(&repo, &["add", "-f", "link-file", "dangling"]);
+    }
+    // node_modules at several depths.
+    write(&repo.join("node_modules/pkg/index.js"), b"m\n");
+    write(&repo.join("src/node_modules/x/y.js"), b"m\n");
+    // An untracked nested repository.
+    let nested = repo.join("nested");
+    fs::create_dir_all(&nested).expect("nested");
+    env.git(&nested, &["init", "-q"]);
+    write(&nested.join("file.txt"), b"n\n");
+    // Index version.
+    let version = ["2", "3", "4"][rng.below(3)];
+    env.git(&repo, &["update-index", "--index-version", version]);
+
+    compare(&env, &repo, &format!("seed {seed} top (index v{version})"), 1 + rng.below(4));
+
+    // A subdirectory root.
+    let mut subdirs = Vec::new();
+    for e in fs::read_dir(&repo).expect("read").flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir())
+            && e.file_name() != ".git"
+            && e.file_name() != "nested"
+        {
+            subdirs.push(e.path());
+        }
+    }
+    subdirs.sort();
+    if !subdirs.is_empty() {
+        let sub = rng.pick(&subdirs).clone();
+        compare(&env, &sub, &format!("seed {seed} subdir {}", sub.display()), 2);
+    }
+
+    // A linked worktree (needs a commit).
+    if seed.is_multiple_of(3) {
+        env.git(&repo, &["update-index", "--force-remove", "conflict.txt"]);
+        env.git(&repo, &["commit", "-q", "--allow-empty", "-m", "c"]);
+        let wt = tmp.path().join("wt");
+        env.git(&repo, &["worktree", "add", "-q", wt.to_str().expect("utf8"), "-b", "wt"]);
+        random_tree(&mut rng, &wt, 15);
+        compare(&env, &wt, &format!("seed {seed} worktree"), 2);
+    }
+}
+
+#[test]
+fn matches_git_ls_files() {
+    let seeds = seeds(40);
+    for &seed in &seeds {
+        one_seed(seed);
+    }
+    eprintln!("git differential: {} seeds identical", seeds.len());
+}
+
+#[test]
+fn threads_do_not_change_output() {
+    let mut rng = Rng::new(77);
+    let tmp = TempDir::new("threads");
+    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
+    fs::create_dir_all(&env.home).expect("home");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(&repo).expect("repo");
+    env.git(&repo, &["init", "-q"]);
+    random_tree(&mut rng, &repo, 300);
+    let run = |threads| {
+        let cfg = WalkConfig::builder(&repo)
+            .git_environment(env.git_env())
+            .threads(threads)
+            .dirs(true)
+            .build()
+            .expect("cfg");
+        walk(&cfg, &|| false).expect("walk").entries
+    };
+    let one = run(1);
+    for t in [2, 3, 8] {
+        assert_eq!(run(t), one, "threads = {t}");
+    }
+}
+
+#[test]
+fn unreadable_index_extensions_are_refused_clearly() {
+    let tmp = TempDir::new("split");
+    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
+    fs::create_dir_all(&env.home).expect("home");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(&repo).expect("repo");
+    env.git(&repo, &["init", "-q"]);
+    write(&repo.join("a.txt"), b"a\n");
+    env.git(&repo, &["add", "a.txt"]);
+    env.git(&repo, &["update-index", "--split-index"]);
+    let cfg = WalkConfig::builder(&repo).git_environment(env.git_env()).build().expect("config");
+    match walk(&cfg, &|| false) {
+        Err(sfq_walk::discovery::WalkError::Repository { path, reason }) => {
+            assert!(path.ends_with(".git/index"), "{}", path.display());
+            assert!(reason.contains("split index"), "{reason}");
+        }
+        other => panic!("expected a repository error, got {other:?}"),
+    }
+    // Back to a plain index: listed again.
+    env.git(&repo, &["update-index", "--no-split-index"]);
+    compare(&env, &repo, "after --no-split-index", 1);
+}
+
+/// A fresh repository with a few files and rules, for the feature tests.
+fn small_repo(tag: &str, init_args: &[&str]) -> (TempDir, Env, PathBuf) {
+    let tmp = TempDir::new(tag);
+    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
+    fs::create_dir_all(&env.home).expect("home");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(&repo).expect("repo");
+    let mut args = vec!["init", "-q"];
+    args.extend_from_slice(init_args);
+    env.git(&repo, &args);
+    for f in ["a.txt", "b.log", "B.LOG", "c.inc", "d/e.inc", "d/f.txt", "g.Tmp"] {
+        write(&repo.join(f), b"x\n");
+    }
+    write(&repo.join(".gitignore"), b"*.LOG\n*.tmp\n");
+    env.git(&repo, &["add", "a.txt", "d/f.txt"]);
+    (tmp, env, repo)
+}
+
+#[test]
+fn include_if_gitdir_and_sha256_and_ignorecase() {
+    // includeIf "gitdir:" pulling in core.excludesFile.
+    let (_tmp, env, repo) = small_repo("incl", &[]);
+    write(&env.home.join("inc.cfg"), b"[core]\n\texcludesFile = ~/inc-ignore\n");
+    write(&env.home.join("inc-ignore"), b"*.inc\n");
+    let cfg = format!("[includeIf \"gitdir:{}/\"]\n\tpath = inc.cfg\n", repo.display());
+    write(&env.home.join(".gitconfig"), cfg.as_bytes());
+    compare(&env, &repo, "includeIf gitdir", 1);
+
+    // A SHA-256 repository (32-byte object ids in the index).
+    let (_tmp2, env2, repo2) = small_repo("sha256", &["--object-format=sha256"]);
+    compare(&env2, &repo2, "sha256", 1);
+
+    // core.ignoreCase = true: ignore rules fold ASCII case.
+    let (_tmp3, env3, repo3) = small_repo("icase", &[]);
+    env3.git(&repo3, &["config", "core.ignorecase", "true"]);
+    compare(&env3, &repo3, "ignorecase", 1);
+}

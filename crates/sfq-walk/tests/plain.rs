@@ -1,0 +1,186 @@
+//! Hand-written expectations: plain (non-git) mode, directories, filters,
+//! errors and cancellation.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::TempDir;
+use sfq_walk::discovery::{EntryKind, GitEnvironment, Mode, WalkConfig, WalkError, walk};
+use sfq_walk::glob::{GlobFilter, GlobOptions, GlobSet};
+
+fn write(root: &Path, rel: &str, data: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    fs::write(p, data).expect("write");
+}
+
+fn no_git_env() -> GitEnvironment {
+    GitEnvironment { config_nosystem: true, ..Default::default() }
+}
+
+/// A tree outside git with `.gitignore` and `.ignore` files.
+fn fixture(root: &Path) {
+    write(root, ".gitignore", "*.log\nbuild/\n*.tmp\n");
+    write(root, ".ignore", "!important.log\n");
+    write(root, "a.txt", "a");
+    write(root, "b.log", "b");
+    write(root, "important.log", "i");
+    write(root, "c.tmp", "c");
+    write(root, "build/x.txt", "x");
+    write(root, "sub/.gitignore", "!*.log\n");
+    write(root, "sub/d.log", "d");
+    write(root, "sub/e.tmp", "e");
+    write(root, "sub/deep/f.txt", "f");
+    write(root, ".hidden/h.txt", "h");
+    write(root, ".git/config", "not a repository");
+    write(root, "nested/.git/HEAD", "not a repository either");
+    write(root, "nested/g.txt", "g");
+    write(root, "node_modules/m.js", "m");
+    write(root, "\u{FF61}.txt", "");
+    write(root, "\u{1F600}.txt", "");
+    symlink("a.txt", root.join("link")).expect("symlink");
+    symlink("sub", root.join("dirlink")).expect("symlink");
+    symlink("loop", root.join("loop")).expect("symlink");
+}
+
+fn paths(
+    root: &Path,
+    f: impl FnOnce(sfq_walk::discovery::WalkConfigBuilder) -> sfq_walk::discovery::WalkConfigBuilder,
+) -> Vec<String> {
+    let cfg = f(WalkConfig::builder(root).git_environment(no_git_env())).build().expect("config");
+    let listing = walk(&cfg, &|| false).expect("walk");
+    assert_eq!(listing.mode, Mode::Plain);
+    listing
+        .entries
+        .into_iter()
+        .map(|e| if e.kind == EntryKind::Dir { format!("{}/", e.path) } else { e.path })
+        .collect()
+}
+
+#[test]
+fn plain_mode_honours_gitignore_and_ignore() {
+    let tmp = TempDir::new("plain");
+    fixture(tmp.path());
+    let got = paths(tmp.path(), |b| b);
+    let want = [
+        ".gitignore",
+        ".hidden/h.txt",
+        ".ignore",
+        "a.txt",
+        "important.log",
+        "nested/g.txt",
+        "node_modules/m.js",
+        "sub/.gitignore",
+        "sub/d.log",
+        "sub/deep/f.txt",
+        "\u{1F600}.txt",
+        "\u{FF61}.txt",
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn plain_mode_options() {
+    let tmp = TempDir::new("plainopts");
+    fixture(tmp.path());
+    let got = paths(tmp.path(), |b| b.hidden(false).prune_dirs(["node_modules"]).dirs(true));
+    let want = [
+        "a.txt",
+        "important.log",
+        "nested/",
+        "nested/g.txt",
+        "sub/",
+        "sub/d.log",
+        "sub/deep/",
+        "sub/deep/f.txt",
+        "\u{1F600}.txt",
+        "\u{FF61}.txt",
+    ];
+    assert_eq!(got, want);
+    let got = paths(tmp.path(), |b| b.ignore_files(false).hidden(false));
+    let want = [
+        "a.txt",
+        "b.log",
+        "build/x.txt",
+        "c.tmp",
+        "important.log",
+        "nested/g.txt",
+        "node_modules/m.js",
+        "sub/d.log",
+        "sub/deep/f.txt",
+        "sub/e.tmp",
+        "\u{1F600}.txt",
+        "\u{FF61}.txt",
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn metadata_is_from_lstat() {
+    let tmp = TempDir::new("meta");
+    write(tmp.path(), "five.txt", "12345");
+    let cfg =
+        WalkConfig::builder(tmp.path()).git_environment(no_git_env()).build().expect("config");
+    let l = walk(&cfg, &|| false).expect("walk");
+    assert_eq!(l.entries.len(), 1);
+    assert_eq!(l.entries[0].size, Some(5));
+    assert!(l.entries[0].modified.is_some());
+    assert_eq!(l.entries[0].abs_path, tmp.path().join("five.txt"));
+    assert_eq!(l.entries[0].missing, None);
+}
+
+#[test]
+fn glob_filter_prunes_and_filters() {
+    let tmp = TempDir::new("filter");
+    fixture(tmp.path());
+    let o = GlobOptions::default();
+    let filter = GlobFilter::new(
+        Some(GlobSet::new(["**/*.txt", "**/*.log"], &o).expect("glob")),
+        Some(GlobSet::new(["**/node_modules/**", "sub/**"], &o).expect("glob")),
+        Some(GlobSet::new(["sub/deep/**"], &o).expect("glob")),
+        false,
+    );
+    let got = paths(tmp.path(), |b| b.hidden(false).filter(Arc::new(filter)));
+    assert_eq!(
+        got,
+        [
+            "a.txt",
+            "important.log",
+            "nested/g.txt",
+            "sub/deep/f.txt",
+            "\u{1F600}.txt",
+            "\u{FF61}.txt"
+        ]
+    );
+}
+
+#[test]
+fn root_errors_are_fatal_with_os_codes() {
+    let tmp = TempDir::new("errs");
+    write(tmp.path(), "file", "x");
+    let missing = WalkConfig::builder(tmp.path().join("nope")).build().expect("config");
+    assert!(matches!(walk(&missing, &|| false), Err(WalkError::Root { code: 2, .. })));
+    let file = WalkConfig::builder(tmp.path().join("file")).build().expect("config");
+    assert!(matches!(walk(&file, &|| false), Err(WalkError::Root { code: 20, .. })));
+}
+
+#[test]
+fn cancellation_stops_the_walk() {
+    let tmp = TempDir::new("cancel");
+    for i in 0..50 {
+        write(tmp.path(), &format!("d{i}/f.txt"), "x");
+    }
+    let calls = AtomicUsize::new(0);
+    let cfg = WalkConfig::builder(tmp.path())
+        .git_environment(no_git_env())
+        .threads(2)
+        .build()
+        .expect("config");
+    let r = walk(&cfg, &|| calls.fetch_add(1, Ordering::Relaxed) > 3);
+    assert_eq!(r.err(), Some(WalkError::Cancelled));
+}
