@@ -1,0 +1,376 @@
+//! Compiles a [`Pattern`] tree to a [`Program`].
+
+use std::collections::HashMap;
+
+use crate::ast::{Assertion, CharSet, Node, Pattern, Repeat};
+use crate::charset::{MAX_CODE_POINT, MAX_CODE_UNIT};
+use crate::parser::{is_lead, is_trail};
+use crate::program::{ClassSet, Guard, INF, Inst, Matcher, Program};
+
+/// Compiles `pattern`.
+pub(crate) fn compile(pattern: &Pattern) -> Program {
+    let unicode = pattern.unicode_mode();
+    let mut c = Compiler {
+        insts: Vec::new(),
+        sets: Vec::new(),
+        set_list: Vec::new(),
+        set_ids: HashMap::new(),
+        lits: Vec::new(),
+        regs: 2 * (pattern.capture_count + 1),
+        unicode,
+        max_char: if unicode { MAX_CODE_POINT } else { MAX_CODE_UNIT },
+    };
+    c.emit(&pattern.root, false);
+    c.insts.push(Inst::Match);
+    let guards = guards(&c.insts, &c.lits, &c.set_list);
+    Program {
+        guards,
+        captures: pattern.capture_count + 1,
+        insts: c.insts,
+        sets: c.sets,
+        lits: c.lits,
+        regs: c.regs,
+        unicode,
+        ignore_case: pattern.flags.ignore_case,
+        word_extended: pattern.flags.ignore_case && unicode,
+    }
+}
+
+struct Compiler {
+    insts: Vec<Inst>,
+    sets: Vec<ClassSet>,
+    set_list: Vec<CharSet>,
+    set_ids: HashMap<CharSet, u32>,
+    lits: Vec<u16>,
+    regs: u32,
+    unicode: bool,
+    max_char: u32,
+}
+
+impl Compiler {
+    fn pc(&self) -> u32 {
+        self.insts.len() as u32
+    }
+
+    fn push(&mut self, inst: Inst) -> u32 {
+        self.insts.push(inst);
+        self.pc() - 1
+    }
+
+    fn alloc_regs(&mut self, n: u32) -> u32 {
+        let r = self.regs;
+        self.regs += n;
+        r
+    }
+
+    fn set_id(&mut self, set: &CharSet) -> u32 {
+        if let Some(&id) = self.set_ids.get(set) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        self.sets.push(ClassSet::new(set));
+        self.set_list.push(set.clone());
+        self.set_ids.insert(set.clone(), id);
+        id
+    }
+
+    /// The code units of a literal character, if it can be matched as plain units (in
+    /// Unicode mode a surrogate code point must match an unpaired surrogate only).
+    fn literal_units(&self, c: u32) -> Option<[u16; 2]> {
+        if !self.unicode {
+            return Some([c as u16, 0]);
+        }
+        if c > 0xFFFF {
+            let c = c - 0x10000;
+            return Some([0xD800 + (c >> 10) as u16, 0xDC00 + (c & 0x3FF) as u16]);
+        }
+        if is_lead(c) || is_trail(c) { None } else { Some([c as u16, 0]) }
+    }
+
+    /// A single-character matcher for the node, if it is one character without captures.
+    fn matcher(&mut self, node: &Node) -> Option<Matcher> {
+        match node {
+            Node::Char(c) => {
+                if let Some(u) = self.literal_units(*c)
+                    && *c <= 0xFFFF
+                {
+                    return Some(Matcher::Unit(u[0]));
+                }
+                Some(Matcher::Set(self.set_id(&CharSet::single(*c))))
+            }
+            Node::Class(set) => Some(self.class_matcher(set)),
+            _ => None,
+        }
+    }
+
+    fn class_matcher(&mut self, set: &CharSet) -> Matcher {
+        if set.ranges() == [(0, self.max_char)] {
+            return Matcher::Any;
+        }
+        let plain = |c: u32| c <= 0xFFFF && (!self.unicode || !(is_lead(c) || is_trail(c)));
+        if set.len() <= 2 && set.iter().all(plain) {
+            let mut it = set.iter();
+            match (it.next(), it.next()) {
+                (Some(a), None) => return Matcher::Unit(a as u16),
+                (Some(a), Some(b)) => return Matcher::Unit2(a as u16, b as u16),
+                _ => {}
+            }
+        }
+        Matcher::Set(self.set_id(set))
+    }
+
+    fn emit(&mut self, node: &Node, back: bool) {
+        match node {
+            Node::Empty => {}
+            Node::Char(_) | Node::Class(_) => {
+                if let Node::Char(c) = node
+                    && *c > 0xFFFF
+                    && self.unicode
+                {
+                    self.emit_lits(&[*c], back);
+                    return;
+                }
+                if let Some(m) = self.matcher(node) {
+                    self.push(Inst::One { m, back });
+                }
+            }
+            Node::Assertion(a) => {
+                self.push(match a {
+                    Assertion::StartOfInput => Inst::StartOfInput,
+                    Assertion::EndOfInput => Inst::EndOfInput,
+                    Assertion::StartOfLine => Inst::StartOfLine,
+                    Assertion::EndOfLine => Inst::EndOfLine,
+                    Assertion::WordBoundary => Inst::WordBoundary { negated: false },
+                    Assertion::NotWordBoundary => Inst::WordBoundary { negated: true },
+                });
+            }
+            Node::Concat(nodes) => self.emit_concat(nodes, back),
+            Node::Alternation(alts) => self.emit_alternation(alts, back),
+            Node::Capture(cap) => {
+                let (start, end) = (2 * cap.index, 2 * cap.index + 1);
+                // Backwards, the end of the group is reached first.
+                let (first, second) = if back { (end, start) } else { (start, end) };
+                self.push(Inst::Save { reg: first });
+                self.emit(&cap.node, back);
+                self.push(Inst::Save { reg: second });
+            }
+            Node::Repeat(r) => self.emit_repeat(r, back),
+            Node::Lookaround(l) => {
+                if let Some(m) = self.matcher(&l.node) {
+                    // One character: no frames needed.
+                    if !matches!(l.node, Node::Char(c) if c > 0xFFFF && self.unicode) {
+                        self.push(Inst::LookOne { m, behind: l.behind, negative: l.negative });
+                        return;
+                    }
+                }
+                if let Some(chars) = literal_chars(&l.node)
+                    && chars.iter().all(|&c| self.literal_units(c).is_some())
+                {
+                    let start = self.lits.len() as u32;
+                    for &c in &chars {
+                        if let Some(u) = self.literal_units(c) {
+                            self.lits.push(u[0]);
+                            if c > 0xFFFF {
+                                self.lits.push(u[1]);
+                            }
+                        }
+                    }
+                    let len = self.lits.len() as u32 - start;
+                    self.push(Inst::LookLit { start, len, behind: l.behind, negative: l.negative });
+                    return;
+                }
+                let start = self.push(Inst::LookStart { negative: l.negative, end: 0 });
+                self.emit(&l.node, l.behind);
+                self.push(Inst::LookEnd);
+                let end = self.pc();
+                self.insts[start as usize] = Inst::LookStart { negative: l.negative, end };
+            }
+            Node::BackReference(group) => {
+                self.push(Inst::BackRef { group: *group, back });
+            }
+        }
+    }
+
+    /// A concatenation; runs of literal characters become one `Lit`.
+    fn emit_concat(&mut self, nodes: &[Node], back: bool) {
+        // Split into segments: literal runs and other nodes, in source order.
+        let mut segments: Vec<Result<Vec<u32>, &Node>> = Vec::new();
+        for n in nodes {
+            match n {
+                Node::Char(c) if self.literal_units(*c).is_some() => match segments.last_mut() {
+                    Some(Ok(run)) => run.push(*c),
+                    _ => segments.push(Ok(vec![*c])),
+                },
+                other => segments.push(Err(other)),
+            }
+        }
+        if back {
+            segments.reverse();
+        }
+        for seg in segments {
+            match seg {
+                Ok(run) if run.len() == 1 && run[0] <= 0xFFFF => {
+                    self.push(Inst::One { m: Matcher::Unit(run[0] as u16), back });
+                }
+                Ok(run) => self.emit_lits(&run, back),
+                Err(node) => self.emit(node, back),
+            }
+        }
+    }
+
+    fn emit_lits(&mut self, chars: &[u32], back: bool) {
+        let start = self.lits.len() as u32;
+        for &c in chars {
+            if let Some(u) = self.literal_units(c) {
+                self.lits.push(u[0]);
+                if c > 0xFFFF {
+                    self.lits.push(u[1]);
+                }
+            }
+        }
+        let len = self.lits.len() as u32 - start;
+        self.push(Inst::Lit { start, len, back });
+    }
+
+    fn emit_alternation(&mut self, alts: &[Node], back: bool) {
+        let mut jumps = Vec::new();
+        for (i, alt) in alts.iter().enumerate() {
+            if i + 1 < alts.len() {
+                let split = self.push(Inst::Split { first: 0, second: 0 });
+                self.emit(alt, back);
+                jumps.push(self.push(Inst::Jmp { to: 0 }));
+                let next = self.pc();
+                self.insts[split as usize] = Inst::Split { first: split + 1, second: next };
+            } else {
+                self.emit(alt, back);
+            }
+        }
+        let end = self.pc();
+        for j in jumps {
+            self.insts[j as usize] = Inst::Jmp { to: end };
+        }
+    }
+
+    fn emit_repeat(&mut self, r: &Repeat, back: bool) {
+        let max = r.max.unwrap_or(INF);
+        if max == 0 {
+            return;
+        }
+        if let Some(m) = self.matcher(&r.node) {
+            self.push(Inst::RepeatOne { m, min: r.min, max, greedy: r.greedy, back });
+            return;
+        }
+        let caps = r.node.capture_range();
+        let (clear_lo, clear_hi) =
+            if caps.is_empty() { (0, 0) } else { (2 * caps.start, 2 * caps.end) };
+        let nullable = r.node.can_be_empty();
+        if r.min == 0 && (max == 1 || (max == INF && !nullable)) {
+            // `?`, and `*` over a body that always advances: no counter needed.
+            let split = self.push(Inst::Split { first: 0, second: 0 });
+            let body = self.pc();
+            if clear_hi > clear_lo {
+                self.push(Inst::ClearRegs { lo: clear_lo, hi: clear_hi });
+            }
+            let mark = if nullable {
+                let reg = self.alloc_regs(1);
+                self.push(Inst::Save { reg });
+                Some(reg)
+            } else {
+                None
+            };
+            self.emit(&r.node, back);
+            if let Some(reg) = mark {
+                self.push(Inst::CheckProgress { reg });
+            }
+            if max == INF {
+                self.push(Inst::Jmp { to: split });
+            }
+            let exit = self.pc();
+            self.insts[split as usize] = if r.greedy {
+                Inst::Split { first: body, second: exit }
+            } else {
+                Inst::Split { first: exit, second: body }
+            };
+            return;
+        }
+        let reg = self.alloc_regs(2);
+        self.push(Inst::RepeatInit { reg });
+        let head = self.push(Inst::Jmp { to: 0 });
+        let body = self.push(Inst::RepeatEnter { reg, clear_lo, clear_hi });
+        self.emit(&r.node, back);
+        self.push(Inst::RepeatTail { reg, min: r.min, head, check_empty: nullable });
+        let exit = self.pc();
+        self.insts[head as usize] =
+            Inst::RepeatHead { reg, min: r.min, max, greedy: r.greedy, body, exit };
+    }
+}
+
+/// The characters of a node that is a plain literal string.
+fn literal_chars(node: &Node) -> Option<Vec<u32>> {
+    match node {
+        Node::Char(c) => Some(vec![*c]),
+        Node::Concat(v) => {
+            v.iter().map(|n| if let Node::Char(c) = n { Some(*c) } else { None }).collect()
+        }
+        _ => None,
+    }
+}
+
+/// The guard of each greedy `RepeatOne`: what the instruction after it (past `Save`s)
+/// needs to find at once.
+fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> {
+    let mut out = vec![None; insts.len()];
+    for (pc, inst) in insts.iter().enumerate() {
+        let Inst::RepeatOne { m: rep, greedy: true, back, .. } = *inst else { continue };
+        let mut next = pc + 1;
+        while let Some(Inst::Save { .. }) = insts.get(next) {
+            next += 1;
+        }
+        let m = match insts.get(next) {
+            Some(&Inst::One { m, back: b }) if b == back => Some(m),
+            Some(&Inst::RepeatOne { m, min, back: b, .. }) if b == back && min >= 1 => Some(m),
+            Some(&Inst::LookOne { m, behind, negative: false }) if behind == back => Some(m),
+            Some(&Inst::Lit { start, len, back: b }) if b == back && len > 0 => {
+                let i = if back { start + len - 1 } else { start };
+                lits.get(i as usize).map(|&u| Matcher::Unit(u))
+            }
+            Some(&Inst::LookLit { start, len, behind, negative: false })
+                if behind == back && len > 0 =>
+            {
+                let i = if back { start + len - 1 } else { start };
+                lits.get(i as usize).map(|&u| Matcher::Unit(u))
+            }
+            Some(Inst::EndOfInput) if !back => {
+                // Only the end of the text will do: giving back never helps.
+                out[pc] = Some(Guard { m: None, disjoint: true });
+                continue;
+            }
+            _ => None,
+        };
+        out[pc] = m.map(|m| {
+            let (a, b) = (matcher_set(rep, sets), matcher_set(m, sets));
+            // A lone unit of a surrogate pair never counts as disjoint: keep it simple.
+            let disjoint = match (a, b) {
+                (Some(a), Some(b)) => {
+                    a.intersect(&b).is_empty()
+                        && !b.ranges().iter().any(|&(lo, hi)| lo <= 0xDFFF && hi >= 0xD800)
+                }
+                _ => false,
+            };
+            Guard { m: Some(m), disjoint }
+        });
+    }
+    out
+}
+
+/// The set of characters a matcher accepts (`None` for any character).
+fn matcher_set(m: Matcher, sets: &[CharSet]) -> Option<CharSet> {
+    match m {
+        Matcher::Unit(c) => Some(CharSet::single(u32::from(c))),
+        Matcher::Unit2(a, b) => {
+            Some(CharSet::from_ranges([(u32::from(a), u32::from(a)), (u32::from(b), u32::from(b))]))
+        }
+        Matcher::Set(i) => sets.get(i as usize).cloned(),
+        Matcher::Any => None,
+    }
+}

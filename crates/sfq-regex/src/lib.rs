@@ -1,0 +1,329 @@
+//! An ECMAScript regular-expression engine whose results are exactly those of
+//! `new RegExp(pattern, flags)` in Node 20 (V8 11.3, ICU 78, Unicode 17), in pure Rust.
+//!
+//! * Texts and patterns are UTF-16 (`&[u16]`, what a JavaScript string is); positions are
+//!   code-unit indices.
+//! * Syntax: ES2024 with Annex B (web-compat) without `u`/`v`, `u` mode, `v` mode (set
+//!   operations, `\q{…}`, properties of strings such as `\p{RGI_Emoji}`), named groups,
+//!   lookahead, variable-length lookbehind, backreferences. Errors are V8's messages.
+//! * Every search takes a [`Budget`] and gives up with [`BudgetExceeded`] instead of
+//!   running forever; the matcher never recurses and its backtracking stack is bounded.
+//! * [`Regex`] is immutable, `Send + Sync` and cheap to clone (an `Arc`).
+//!
+//! ```
+//! use sfq_regex::{Budget, Regex};
+//! let re = Regex::from_str(r"(?<word>\w+)\s+\k<word>", "i").unwrap();
+//! let text: Vec<u16> = "it is IS it".encode_utf16().collect();
+//! let mut budget = Budget::new(1_000_000);
+//! let caps = re.captures_at(&text, 0, &mut budget).unwrap().unwrap();
+//! assert_eq!(caps.get(0).unwrap().range(), 3..8);
+//! assert_eq!(caps.name("word").unwrap().range(), 3..5);
+//! ```
+//!
+//! The parsed tree is public ([`ast`]) so that patterns whose meaning a linear-time engine
+//! can express may be translated to one.
+#![deny(missing_docs)]
+
+pub mod ast;
+mod budget;
+mod charset;
+mod compiler;
+mod error;
+mod flags;
+mod iter;
+mod parser;
+mod prefilter;
+mod program;
+mod search;
+mod unicode;
+mod vm;
+
+use std::sync::Arc;
+
+pub use budget::{Budget, DEFAULT_MAX_STACK};
+pub use charset::{MAX_CODE_POINT, MAX_CODE_UNIT};
+pub use error::{BudgetCause, BudgetExceeded, Error, ErrorKind, Reason};
+pub use flags::Flags;
+pub use iter::{CaptureMatches, Matches};
+pub use parser::MAX_NESTING;
+/// The Unicode version of the property and case-folding data (V8's in Node 20).
+pub const UNICODE_VERSION: &str = unicode::DATA_VERSION;
+
+/// A compiled regular expression. Immutable; clones share the compiled program.
+#[derive(Clone)]
+pub struct Regex {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    source: Vec<u16>,
+    pattern: ast::Pattern,
+    /// V8 starts a search of a pattern anchored at the end (and not at the start) at
+    /// `length - end_skip` (see `parser::Meta`).
+    end_skip: Option<u32>,
+    /// With `u`/`v`, V8 moves a start between the halves of a surrogate pair back to the
+    /// pair, except for a few patterns (see `is_v8_atom`).
+    step_back: bool,
+    program: program::Program,
+    prefilter: prefilter::Prefilter,
+}
+
+impl std::fmt::Debug for Regex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "/{}/{}", String::from_utf16_lossy(&self.inner.source), self.inner.pattern.flags)
+    }
+}
+
+/// Every `\p{…}` body V8 accepts with the `u` flag (`L`, `Letter`, `gc=Lu`,
+/// `Script=Greek`, `scx=Grek`, `Alphabetic` …), from the same tables the engine uses.
+pub fn property_names() -> Vec<String> {
+    unicode::property_names()
+}
+
+/// The properties of strings (`RGI_Emoji` …), valid in `\p{…}` with the `v` flag only.
+pub fn string_property_names() -> Vec<String> {
+    unicode::string_property_names()
+}
+
+/// Parses a pattern without compiling it: the tree of [`ast`], for translators.
+pub fn parse(pattern: &[u16], flags: &str) -> Result<ast::Pattern, Error> {
+    parser::parse(pattern, Flags::parse(flags)?)
+}
+
+impl Regex {
+    /// `new RegExp(pattern, flags)`: parses and compiles. The error is V8's `SyntaxError`
+    /// message. Cost: linear in the pattern, plus the Unicode sets it uses (a `\p{…}` or
+    /// a large case-insensitive class takes some microseconds).
+    pub fn new(pattern: &[u16], flags: &str) -> Result<Regex, Error> {
+        Regex::with_flags(pattern, Flags::parse(flags)?)
+    }
+
+    /// Like [`Regex::new`] with already parsed flags.
+    pub fn with_flags(pattern: &[u16], flags: Flags) -> Result<Regex, Error> {
+        let (pattern_ast, meta) = parser::parse_with_meta(pattern, flags)?;
+        let program = compiler::compile(&pattern_ast);
+        let prefilter = prefilter::Prefilter::new(&pattern_ast);
+        let end_skip = (meta.end && !meta.start && !flags.sticky && meta.max < i32::MAX as u32)
+            .then_some(meta.max);
+        let step_back = flags.unicode_mode() && !is_v8_atom(&pattern_ast);
+        Ok(Regex {
+            inner: Arc::new(Inner {
+                source: pattern.to_vec(),
+                pattern: pattern_ast,
+                end_skip,
+                step_back,
+                program,
+                prefilter,
+            }),
+        })
+    }
+
+    /// [`Regex::new`] for a pattern given as a Rust string.
+    #[allow(clippy::should_implement_trait)] // takes flags too, unlike `FromStr`
+    pub fn from_str(pattern: &str, flags: &str) -> Result<Regex, Error> {
+        let units: Vec<u16> = pattern.encode_utf16().collect();
+        Regex::new(&units, flags)
+    }
+
+    /// The flags.
+    pub fn flags(&self) -> Flags {
+        self.inner.pattern.flags
+    }
+
+    /// The pattern source, as given.
+    pub fn source(&self) -> &[u16] {
+        &self.inner.source
+    }
+
+    /// The parsed tree.
+    pub fn ast(&self) -> &ast::Pattern {
+        &self.inner.pattern
+    }
+
+    /// The number of capture groups (not counting group 0).
+    pub fn capture_count(&self) -> usize {
+        self.inner.pattern.capture_count as usize
+    }
+
+    /// V8 behaviours this pattern triggers that the engine does not reproduce (see
+    /// [`ast::V8Quirk`]); empty for almost every pattern.
+    pub fn v8_quirks(&self) -> &[ast::V8Quirk] {
+        &self.inner.pattern.quirks
+    }
+
+    /// The names of the groups: `group_names()[i]` names group `i + 1`.
+    pub fn group_names(&self) -> &[Option<String>] {
+        &self.inner.pattern.group_names
+    }
+
+    /// `RegExpBuiltinExec` with `lastIndex = start`: the first match starting at or after
+    /// `start` (exactly at `start` with the `y` flag). With `u`/`v`, a `start` between the
+    /// halves of a surrogate pair moves back to the pair, as V8 does. `None` if there is
+    /// no match or `start > text.len()`.
+    pub fn find_at(
+        &self,
+        text: &[u16],
+        start: usize,
+        budget: &mut Budget<'_>,
+    ) -> Result<Option<Match>, BudgetExceeded> {
+        search::search(self, text, start, budget, |regs| Match {
+            start: regs[0] as usize,
+            end: regs[1] as usize,
+        })
+    }
+
+    /// Like [`Regex::find_at`], with the capture groups.
+    pub fn captures_at(
+        &self,
+        text: &[u16],
+        start: usize,
+        budget: &mut Budget<'_>,
+    ) -> Result<Option<Captures>, BudgetExceeded> {
+        let groups = self.capture_count() + 1;
+        search::search(self, text, start, budget, |regs| {
+            let slots = (0..groups)
+                .map(|g| {
+                    let (s, e) = (regs[2 * g], regs[2 * g + 1]);
+                    (s != program::NONE && e != program::NONE)
+                        .then_some(Match { start: s as usize, end: e as usize })
+                })
+                .collect();
+            Captures { slots, regex: self.clone() }
+        })
+    }
+
+    /// Whether the text has a match at or after `start`.
+    pub fn is_match_at(
+        &self,
+        text: &[u16],
+        start: usize,
+        budget: &mut Budget<'_>,
+    ) -> Result<bool, BudgetExceeded> {
+        Ok(self.find_at(text, start, budget)?.is_some())
+    }
+
+    /// Every match, as the global exec loop of `String.prototype.matchAll` finds them:
+    /// each search starts where the previous match ended, and after an empty match one
+    /// code unit further (one code point under `u`/`v` when a surrogate pair follows).
+    /// With `y`, the matches must follow each other contiguously from position 0.
+    pub fn find_iter<'r, 't, 'b, 'c>(
+        &'r self,
+        text: &'t [u16],
+        budget: &'b mut Budget<'c>,
+    ) -> Matches<'r, 't, 'b, 'c> {
+        Matches::new(self, text, budget)
+    }
+
+    /// [`Regex::find_iter`] with the groups of each match.
+    pub fn captures_iter<'r, 't, 'b, 'c>(
+        &'r self,
+        text: &'t [u16],
+        budget: &'b mut Budget<'c>,
+    ) -> CaptureMatches<'r, 't, 'b, 'c> {
+        CaptureMatches::new(self, text, budget)
+    }
+}
+
+/// Whether V8 skips its step back to the start of a surrogate pair for this pattern:
+/// measured, it does when the whole pattern is one astral character (written literally
+/// or escaped; V8 makes it a single text atom) without `i` or `y`.
+fn is_v8_atom(pattern: &ast::Pattern) -> bool {
+    !pattern.flags.ignore_case
+        && !pattern.flags.sticky
+        && matches!(pattern.root, ast::Node::Char(c) if c > 0xFFFF)
+}
+
+/// A match: a range of code-unit indices into the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Match {
+    start: usize,
+    end: usize,
+}
+
+impl Match {
+    /// The start index (inclusive).
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The end index (exclusive).
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// `start..end`.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
+    /// Whether the match is empty.
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The matched code units.
+    pub fn as_slice<'t>(&self, text: &'t [u16]) -> &'t [u16] {
+        &text[self.start..self.end]
+    }
+}
+
+/// The groups of a match: group 0 is the whole match; a group that did not participate
+/// is `None` (JavaScript's `undefined`).
+#[derive(Clone, Debug)]
+pub struct Captures {
+    slots: Vec<Option<Match>>,
+    regex: Regex,
+}
+
+impl Captures {
+    /// Group `i` (0 is the whole match).
+    pub fn get(&self, i: usize) -> Option<Match> {
+        self.slots.get(i).copied().flatten()
+    }
+
+    /// The group named `name`.
+    pub fn name(&self, name: &str) -> Option<Match> {
+        let i = self.regex.group_names().iter().position(|n| n.as_deref() == Some(name))?;
+        self.get(i + 1)
+    }
+
+    /// The number of groups, including group 0.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Always `false`: there is at least group 0.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Iterates over the groups in order.
+    pub fn iter(&self) -> impl Iterator<Item = Option<Match>> + '_ {
+        self.slots.iter().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn regex_is_send_sync() {
+        fn check<T: Send + Sync + Clone>() {}
+        check::<Regex>();
+    }
+
+    #[test]
+    fn basic_find() {
+        let re = Regex::from_str("b+", "").unwrap();
+        let t = u("abbbc");
+        let m = re.find_at(&t, 0, &mut Budget::unlimited()).unwrap().unwrap();
+        assert_eq!(m.range(), 1..4);
+        assert!(re.find_at(&t, 4, &mut Budget::unlimited()).unwrap().is_none());
+        assert!(re.find_at(&t, 99, &mut Budget::unlimited()).unwrap().is_none());
+    }
+}

@@ -1,0 +1,316 @@
+//! What the tree says about where a match can start and what it must contain, used to
+//! skip start positions (and whole texts) without running the VM.
+
+use memchr::memmem::Finder;
+
+use crate::ast::{Assertion, CharSet, Node, Pattern};
+use crate::parser::{is_lead, is_trail};
+use crate::program::ClassSet;
+
+/// Facts about every match of a pattern.
+#[derive(Clone, Debug)]
+pub(crate) struct Prefilter {
+    /// Every match starts at position 0 (`^` without `m` first in every alternative).
+    pub(crate) anchored: bool,
+    /// The code units a match can start with; `None` when any position may match
+    /// (the pattern can match empty, or starts with anything).
+    pub(crate) first: Option<ClassSet>,
+    /// The same, when it is at most three units (searched with `memchr`).
+    pub(crate) first_units: Option<Vec<u16>>,
+    /// Code units every match starts with (possibly empty), and their finder.
+    pub(crate) prefix: Vec<u16>,
+    prefix_finder: Option<Finder<'static>>,
+    /// Code units every match contains somewhere (possibly empty), and their finder.
+    required: Vec<u16>,
+    required_finder: Option<Finder<'static>>,
+    /// Every match starts with `\b` and a word character: only starts of words can match.
+    pub(crate) word_start: bool,
+}
+
+impl Prefilter {
+    pub(crate) fn new(pattern: &Pattern) -> Prefilter {
+        let unicode = pattern.unicode_mode();
+        let root = &pattern.root;
+        let anchored = starts_anchored(root);
+        let (set, empty) = first_units(root);
+        let first = if empty || set.ranges() == [(0, 0xFFFF)] { None } else { Some(set) };
+        let first_units =
+            first.as_ref().filter(|s| s.len() <= 3).map(|s| s.iter().map(|u| u as u16).collect());
+        let mut prefix = Vec::new();
+        literal_prefix(root, unicode, &mut prefix);
+        let mut runs = Vec::new();
+        let mut run = Vec::new();
+        required_runs(root, unicode, &mut run, &mut runs);
+        runs.push(run);
+        let required = runs.into_iter().max_by_key(Vec::len).unwrap_or_default();
+        let finder = |units: &[u16]| {
+            (!units.is_empty()).then(|| Finder::new(&unit_bytes(units)).into_owned())
+        };
+        let words = crate::ast::word_chars(pattern.flags.ignore_case && unicode);
+        let word_start = starts_with_boundary(root)
+            && first.as_ref().is_some_and(|f| f.subtract(&words).is_empty());
+        Prefilter {
+            anchored,
+            first: first.as_ref().map(ClassSet::new),
+            first_units,
+            prefix_finder: finder(&prefix),
+            prefix,
+            required_finder: finder(&required),
+            required,
+            word_start,
+        }
+    }
+
+    /// Whether the text from `from` on contains the required literal (always true when
+    /// there is none).
+    pub(crate) fn has_required(&self, text: &[u16], from: usize) -> bool {
+        match &self.required_finder {
+            Some(f) if !self.required.is_empty() => find_with(f, text, from).is_some(),
+            _ => true,
+        }
+    }
+
+    /// The next position at or after `from` where the literal prefix occurs.
+    pub(crate) fn next_prefix(&self, text: &[u16], from: usize) -> Option<usize> {
+        find_with(self.prefix_finder.as_ref()?, text, from)
+    }
+}
+
+/// The bytes of code units in memory order.
+fn unit_bytes(units: &[u16]) -> Vec<u8> {
+    units.iter().flat_map(|u| u.to_ne_bytes()).collect()
+}
+
+/// The text as bytes, in memory order.
+pub(crate) fn as_bytes(units: &[u16]) -> &[u8] {
+    // SAFETY: the byte slice covers exactly the memory of `units` (2 bytes per unit) for
+    // the same lifetime; u8 has alignment 1 and every byte of a u16 is an initialized u8.
+    unsafe { std::slice::from_raw_parts(units.as_ptr().cast::<u8>(), units.len() * 2) }
+}
+
+/// The first unit position at or after `from` where the finder's units occur.
+fn find_with(f: &Finder<'_>, text: &[u16], from: usize) -> Option<usize> {
+    let bytes = as_bytes(text);
+    let mut at = from * 2;
+    while at <= bytes.len() {
+        let hit = at + f.find(&bytes[at..])?;
+        if hit.is_multiple_of(2) {
+            return Some(hit / 2);
+        }
+        // A match across two units: look again one byte further.
+        at = hit + 1;
+    }
+    None
+}
+
+/// The first position at or after `from` whose unit is one of `units` (1 to 3).
+#[inline]
+pub(crate) fn find_first(units: &[u16], text: &[u16], from: usize) -> Option<usize> {
+    let bytes = as_bytes(text);
+    let low = |u: u16| u.to_ne_bytes()[0];
+    let mut at = from * 2;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        let hit = at
+            + match *units {
+                [a] => memchr::memchr(low(a), rest),
+                [a, b] => memchr::memchr2(low(a), low(b), rest),
+                [a, b, c] => memchr::memchr3(low(a), low(b), low(c), rest),
+                _ => return None,
+            }?;
+        if hit.is_multiple_of(2) && units.contains(&text[hit / 2]) {
+            return Some(hit / 2);
+        }
+        at = hit + 1;
+    }
+    None
+}
+
+/// Whether every match starts with `\b` (before anything that consumes).
+fn starts_with_boundary(node: &Node) -> bool {
+    match node {
+        Node::Assertion(Assertion::WordBoundary) => true,
+        Node::Concat(v) => v.first().is_some_and(starts_with_boundary),
+        Node::Capture(c) => starts_with_boundary(&c.node),
+        _ => false,
+    }
+}
+
+fn starts_anchored(node: &Node) -> bool {
+    match node {
+        Node::Assertion(Assertion::StartOfInput) => true,
+        Node::Concat(v) => v.first().is_some_and(starts_anchored),
+        Node::Alternation(v) => v.iter().all(starts_anchored),
+        Node::Capture(c) => starts_anchored(&c.node),
+        _ => false,
+    }
+}
+
+/// The code units of a character (`None` for a surrogate code point in Unicode mode,
+/// which must match an unpaired surrogate).
+fn units(c: u32, unicode: bool) -> Option<Vec<u16>> {
+    if c > 0xFFFF {
+        let c = c - 0x10000;
+        return Some(vec![0xD800 + (c >> 10) as u16, 0xDC00 + (c & 0x3FF) as u16]);
+    }
+    if unicode && (is_lead(c) || is_trail(c)) {
+        return None;
+    }
+    Some(vec![c as u16])
+}
+
+/// The first code units of the members of `set`.
+fn first_units_of_set(set: &CharSet) -> CharSet {
+    let mut out = CharSet::new();
+    for &(a, b) in set.ranges() {
+        if a <= 0xFFFF {
+            out.add_range(a, b.min(0xFFFF));
+        }
+        if b > 0xFFFF {
+            let lead = |c: u32| 0xD800 + ((c - 0x10000) >> 10);
+            out.add_range(lead(a.max(0x10000)), lead(b));
+        }
+    }
+    out
+}
+
+/// (units a non-empty match of `node` can start with, whether `node` can match empty).
+fn first_units(node: &Node) -> (CharSet, bool) {
+    match node {
+        Node::Empty | Node::Assertion(_) | Node::Lookaround(_) => (CharSet::new(), true),
+        Node::Char(c) => (first_units_of_set(&CharSet::single(*c)), false),
+        Node::Class(set) => (first_units_of_set(set), false),
+        Node::BackReference(_) => (CharSet::range(0, 0xFFFF), true),
+        Node::Concat(v) => {
+            let mut acc = CharSet::new();
+            for n in v {
+                let (s, e) = first_units(n);
+                acc.add_set(&s);
+                if !e {
+                    return (acc, false);
+                }
+            }
+            (acc, true)
+        }
+        Node::Alternation(v) => {
+            let mut acc = CharSet::new();
+            let mut empty = false;
+            for n in v {
+                let (s, e) = first_units(n);
+                acc.add_set(&s);
+                empty |= e;
+            }
+            (acc, empty)
+        }
+        Node::Capture(c) => first_units(&c.node),
+        Node::Repeat(r) => {
+            let (s, e) = first_units(&r.node);
+            (s, e || r.min == 0)
+        }
+    }
+}
+
+/// Appends the literal units every match starts with; `false` once something else
+/// follows.
+fn literal_prefix(node: &Node, unicode: bool, out: &mut Vec<u16>) -> bool {
+    match node {
+        Node::Empty | Node::Assertion(_) | Node::Lookaround(_) => true,
+        Node::Char(c) => match units(*c, unicode) {
+            Some(u) => {
+                out.extend(u);
+                true
+            }
+            None => false,
+        },
+        Node::Concat(v) => v.iter().all(|n| literal_prefix(n, unicode, out)),
+        Node::Capture(c) => literal_prefix(&c.node, unicode, out),
+        _ => false,
+    }
+}
+
+/// Collects runs of literal units that every match contains.
+fn required_runs(node: &Node, unicode: bool, run: &mut Vec<u16>, runs: &mut Vec<Vec<u16>>) {
+    let cut = |run: &mut Vec<u16>, runs: &mut Vec<Vec<u16>>| {
+        if !run.is_empty() {
+            runs.push(std::mem::take(run));
+        }
+    };
+    match node {
+        Node::Empty => {}
+        Node::Char(c) => match units(*c, unicode) {
+            Some(u) => run.extend(u),
+            None => cut(run, runs),
+        },
+        Node::Concat(v) => v.iter().for_each(|n| required_runs(n, unicode, run, runs)),
+        Node::Capture(c) => required_runs(&c.node, unicode, run, runs),
+        Node::Repeat(r) if r.min >= 1 => {
+            cut(run, runs);
+            required_runs(&r.node, unicode, run, runs);
+            cut(run, runs);
+        }
+        _ => cut(run, runs),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::Flags;
+    use crate::parser::parse;
+
+    fn pf(p: &str, f: &str) -> Prefilter {
+        let pat: Vec<u16> = p.encode_utf16().collect();
+        Prefilter::new(&parse(&pat, Flags::parse(f).unwrap()).unwrap())
+    }
+
+    fn u(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn prefixes_and_required_literals() {
+        let p = pf(r"\bdef\s+\w+(?=\(self)", "");
+        assert_eq!(p.prefix, u("def"));
+        assert_eq!(p.required, u("def"));
+        assert!(p.word_start);
+        let p = pf(r"\w+Error\b", "");
+        assert!(!p.word_start);
+        assert!(p.prefix.is_empty());
+        assert_eq!(p.required, u("Error"));
+        let p = pf(r"(['\x22])use strict\1", "");
+        assert_eq!(p.required, u("use strict"));
+        assert_eq!(p.first_units, Some(u("\"'")));
+        let p = pf(r"(?<![\w.])print\(", "");
+        assert_eq!(p.prefix, u("print("));
+        let p = pf("a*", "");
+        assert!(p.first.is_none() && p.required.is_empty());
+        let p = pf("^abc|^d", "");
+        assert!(p.anchored);
+        let p = pf("x|y", "");
+        assert!(p.required.is_empty() && p.prefix.is_empty());
+        let f = p.first.unwrap();
+        assert!(f.contains('x' as u32) && f.contains('y' as u32) && !f.contains('z' as u32));
+        let p = pf("😀", "u");
+        assert_eq!(p.prefix, u("😀"));
+        let p = pf("\\uD83D", "u");
+        assert!(p.prefix.is_empty());
+    }
+
+    #[test]
+    fn finds_units() {
+        let h = u("abcabcd");
+        let p = pf("abcd", "");
+        assert_eq!(p.next_prefix(&h, 0), Some(3));
+        assert!(p.has_required(&h, 3) && !p.has_required(&h, 4));
+        let p = pf("x", "");
+        assert_eq!(p.next_prefix(&h, 0), None);
+        // A byte pattern that occurs across two units must not be found.
+        let h: Vec<u16> = vec![0x6100, 0x0062, 0x0061, 0x0062];
+        let p = pf("ab", "");
+        assert_eq!(p.next_prefix(&h, 0), Some(2));
+        assert_eq!(find_first(&u("b"), &h, 0), Some(1));
+        assert_eq!(find_first(&u("a"), &h, 0), Some(2));
+        assert_eq!(find_first(&u("ca"), &h, 3), None);
+        assert_eq!(find_first(&[0x61], &[0x6100, 0x61], 0), Some(1));
+    }
+}

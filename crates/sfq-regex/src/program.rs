@@ -1,0 +1,153 @@
+//! The compiled program: a flat list of instructions for the backtracking VM, in the
+//! style of QuickJS's libregexp. Lookbehinds are compiled to instructions that read
+//! backwards, so they are matched right to left as the spec says.
+
+/// A register or position value meaning "unset".
+pub(crate) const NONE: u32 = u32::MAX;
+/// "No maximum" in counted loops.
+pub(crate) const INF: u32 = u32::MAX;
+
+/// What a single-character step matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Matcher {
+    /// One code unit (a BMP character that is not a surrogate in Unicode mode).
+    Unit(u16),
+    /// Either of two code units (same restriction).
+    Unit2(u16, u16),
+    /// A member of a set of the program (by index).
+    Set(u32),
+    /// Any character: one code unit, or one code point in Unicode mode.
+    Any,
+}
+
+/// One instruction. `back` variants read the text right to left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inst {
+    /// The whole pattern matched.
+    Match,
+    /// Match one character.
+    One { m: Matcher, back: bool },
+    /// Match the code units `lits[start..start + len]` exactly.
+    Lit { start: u32, len: u32, back: bool },
+    /// `^` without `m`.
+    StartOfInput,
+    /// `$` without `m`.
+    EndOfInput,
+    /// `^` with `m`.
+    StartOfLine,
+    /// `$` with `m`.
+    EndOfLine,
+    /// `\b` (`negated`: `\B`).
+    WordBoundary { negated: bool },
+    /// Continue at `to`.
+    Jmp { to: u32 },
+    /// Continue at `first`; on backtracking, at `second` with the same position.
+    Split { first: u32, second: u32 },
+    /// `regs[reg] = pos` (undone on backtracking).
+    Save { reg: u32 },
+    /// Unset the registers `lo..hi` (the captures of a loop body, at each iteration).
+    ClearRegs { lo: u32, hi: u32 },
+    /// A counted loop starts: its counter is 0.
+    RepeatInit { reg: u32 },
+    /// The head of a counted loop with counter `regs[reg]` and mark `regs[reg + 1]`:
+    /// below `min` iterations enter the body at `body`; at `max` exit to `exit`; else
+    /// enter or exit in greedy or lazy order.
+    RepeatHead { reg: u32, min: u32, max: u32, greedy: bool, body: u32, exit: u32 },
+    /// Start of an iteration: count it, remember the position for the empty check, and
+    /// unset the body's capture registers `clear_lo..clear_hi`.
+    RepeatEnter { reg: u32, clear_lo: u32, clear_hi: u32 },
+    /// End of an iteration: fail if an iteration beyond `min` matched empty (when
+    /// `check_empty`), else continue at the head.
+    RepeatTail { reg: u32, min: u32, head: u32, check_empty: bool },
+    /// Fail if the position is `regs[reg]` (empty check of `?` and `*`).
+    CheckProgress { reg: u32 },
+    /// A loop over one character: greedy (as many as possible, giving back one at a time)
+    /// or lazy.
+    RepeatOne { m: Matcher, min: u32, max: u32, greedy: bool, back: bool },
+    /// The text captured by `group` (empty if unset).
+    BackRef { group: u32, back: bool },
+    /// A lookaround starts; the instruction after its `LookEnd` is `end`.
+    LookStart { negative: bool, end: u32 },
+    /// A lookaround whose body is one character: succeeds (without moving) if the
+    /// character after (`behind`: before) the position matches `m`, or not (`negative`).
+    LookOne { m: Matcher, behind: bool, negative: bool },
+    /// A lookaround whose body is a literal: the units `lits[start..start + len]` follow
+    /// (`behind`: precede) the position, or not (`negative`).
+    LookLit { start: u32, len: u32, behind: bool, negative: bool },
+    /// A lookaround body matched.
+    LookEnd,
+}
+
+/// What the continuation of a greedy one-character loop needs at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Guard {
+    /// The character the continuation must start with, or `None` when it needs the end
+    /// of the text (`$` without `m`).
+    pub(crate) m: Option<Matcher>,
+    /// No character the loop matches can satisfy the guard: only the position right after
+    /// everything the loop matched can, so giving back is useless.
+    pub(crate) disjoint: bool,
+}
+
+/// A character set prepared for fast membership tests.
+#[derive(Clone, Debug)]
+pub(crate) struct ClassSet {
+    low: [u64; 4],
+    /// Ranges at or above 256.
+    high: Box<[(u32, u32)]>,
+}
+
+impl ClassSet {
+    pub(crate) fn new(set: &crate::charset::CharSet) -> ClassSet {
+        let mut low = [0u64; 4];
+        let mut high = Vec::new();
+        for &(a, b) in set.ranges() {
+            if a < 256 {
+                for c in a..=b.min(255) {
+                    low[(c >> 6) as usize] |= 1 << (c & 63);
+                }
+            }
+            if b >= 256 {
+                high.push((a.max(256), b));
+            }
+        }
+        ClassSet { low, high: high.into_boxed_slice() }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, c: u32) -> bool {
+        if c < 256 {
+            return self.low[(c >> 6) as usize] >> (c & 63) & 1 == 1;
+        }
+        let h = &self.high;
+        match h.len() {
+            0 => false,
+            1 => c >= h[0].0 && c <= h[0].1,
+            _ => {
+                let i = h.partition_point(|&(a, _)| a <= c);
+                i > 0 && h[i - 1].1 >= c
+            }
+        }
+    }
+}
+
+/// A compiled pattern.
+#[derive(Clone, Debug)]
+pub(crate) struct Program {
+    pub(crate) insts: Vec<Inst>,
+    pub(crate) sets: Vec<ClassSet>,
+    pub(crate) lits: Vec<u16>,
+    /// Registers: `2 * captures` capture slots, then loop counters and marks.
+    pub(crate) regs: u32,
+    /// Capture groups, group 0 included.
+    pub(crate) captures: u32,
+    /// Characters are code points (`u`/`v`).
+    pub(crate) unicode: bool,
+    /// Back references compare case-insensitively.
+    pub(crate) ignore_case: bool,
+    /// `\b` counts ſ and K as word characters (`i` with `u`/`v`).
+    pub(crate) word_extended: bool,
+    /// For each greedy `RepeatOne`, by instruction index: a character the continuation
+    /// needs at once, so that giving back characters can skip positions without it.
+    pub(crate) guards: Vec<Option<Guard>>,
+}

@@ -1,0 +1,220 @@
+//! A hand-written table of tricky cases (the guide's §1 and §4 list, and V8 quirks found
+//! while building the engine), each compared with V8.
+
+mod common;
+
+use common::{Case, check_all};
+
+/// Texts that exercise case folding, line terminators, surrogates and spaces.
+const TEXTS: &[&str] = &[
+    "ab AB aB kK\u{212A} sS\u{17F} \u{C5}\u{E5}\u{212B} \u{DF}\u{1E9E} \u{3C3}\u{3C2}\u{3A3} \u{3B8}\u{3D1}\u{3F4} \u{3A9}\u{3C9}\u{2126}",
+    "x\ry\nz\u{2028}w\u{2029}v",
+    "\u{1F600}a\u{1D49C}b",
+    "1 2\u{A0}3\u{FEFF}4\u{85}5\t6\u{3000}7",
+    "function foo() { return bar; } // TODO: fix",
+    "",
+];
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let mut add = |p: &str, flags: &[&str]| {
+        for f in flags {
+            out.push(Case::new(p, f, TEXTS));
+        }
+    };
+    let all = &["", "i", "u", "iu", "v", "iv", "m", "s", "y", "gimsuyd"];
+    // Lookaround and backreferences.
+    for p in [
+        r"(?=a)",
+        r"(?!a).",
+        r"(?<=a)b",
+        r"(?<!a)b",
+        r"(?<=(\w+))\s",
+        r"(?<=(\d+)(\d+))$",
+        r"(?<=\1(a))b",
+        r"(a)|\1b",
+        r"\b(\w+)\s+\1\b",
+        r"(['\x22])use strict\1",
+        r"(?<![\w.])return",
+        r"\bdef\s+\w+(?=\(self)",
+        r"(?<x>a)\k<x>",
+        r"\k<x>(?<x>a)",
+        r"(a\1)",
+        r"(?:(a)|b)*\1",
+        r"^(?:(a)|\1b)+$",
+        r"(?<=^|\s)\w",
+        r"(?<=\b\w*)k",
+        r"(?<=(a|b)+)c",
+        r"(?<!^)$",
+    ] {
+        add(p, all);
+    }
+    // Quantifiers, empty checks, capture resets.
+    for p in [
+        r"(?:|a)*",
+        r"(?:a|b?)+",
+        r"a*",
+        r"(a*)*",
+        r"(a*)+",
+        r"(?:(a)|b)*",
+        r"(z)((a+)?(b+)?(c))*",
+        r"(a?){2}b",
+        r"(?:a?){2,3}?b",
+        r"(?=(a))*a",
+        r"()*",
+        r"(){2}",
+        r"a{,2}",
+        r"a{2,}",
+        r"a{1",
+        r"x{99999999999999999999}",
+        r"a??b",
+        r"(a+)+$",
+        r"\w+?\b",
+        r"(?:a|ab)(?:c|bcd)",
+    ] {
+        add(p, all);
+    }
+    // Classes, escapes, case folding, Annex B syntax.
+    for p in [
+        r"[\w-a]",
+        r"[a-\w]",
+        r"[]",
+        r"[^]",
+        r"[\b]",
+        r"[a&&b]",
+        r"[\d--[2]]",
+        r"[\p{L}--[a-z]]",
+        r"[[a-z]&&[^aeiou]]",
+        r"[\q{ab|c|}]",
+        r"\p{L}",
+        r"\P{Lu}",
+        r"\p{Script=Greek}",
+        r"\p{sc=Grek}",
+        r"\p{scx=Grek}",
+        r"\p{General_Category=Letter}",
+        r"\p{Greek}",
+        r"\p{letter}",
+        r"\p{ASCII}",
+        r"\P{Any}",
+        r"\p{RGI_Emoji}",
+        r"[^\p{RGI_Emoji}]",
+        r"\cI",
+        r"\c",
+        r"[\c_]",
+        r"\101",
+        r"\8",
+        r"\<div\>",
+        r"\k",
+        r"\u{2}",
+        r"\u{1F600}",
+        r"\uD83D\uDE00",
+        r"\uD83D",
+        r"[\uD83D\uDE00]",
+        r"[😀]",
+        r"😀",
+        r".",
+        r"^.$",
+        r"$",
+        r"^",
+        r"\s+",
+        r"\S",
+        r"\w\b",
+        r"\B",
+        r"\W",
+        r"[^\W]",
+        r"s",
+        r"k",
+        r"\u00DF",
+        r"\u1E9E",
+        r"[a-z]",
+        r"[A-Z]",
+        r"[\u0100-\u017F]",
+        r"[^a-z]",
+        r"σ",
+        r"Ω",
+        r"\u212B",
+        r"[\q{K}--k]",
+        r"[\w--k]",
+        r"(?i:a)",
+        r"(?P<n>a)",
+        r"(?<a>)(?<a>)",
+        r"a**",
+        r"(",
+        r")",
+        r"[",
+        r"\",
+        r"a{2,1}",
+        r"}",
+        r"]",
+        r"{",
+        r"{1}",
+        r"\00",
+        r"\-",
+        r"[\-]",
+        r"[(]",
+        r"[a--b]",
+        r"\p{Ō}",
+        r"(?<𝒜>x)\k<𝒜>",
+        r"(?<\u0061>x)\k<a>",
+        r"(?<a\u{10400}>x)",
+    ] {
+        add(p, all);
+    }
+    out
+}
+
+#[test]
+fn tricky_cases_agree_with_v8() {
+    let cases = cases();
+    let (agree, skipped, _) = check_all(&cases, "tricky", 50_000_000, &|_| false);
+    assert_eq!(skipped, 0, "no tricky case may be skipped");
+    assert_eq!(agree, cases.len());
+}
+
+#[test]
+fn limits_agree_with_v8() {
+    // V8 limits: 32,767 capture groups, 32,767 consecutive literal characters. (V8
+    // also fails to compile patterns with more than about 10,000 groups, with "Stack
+    // overflow", which depends on its native stack: the engine accepts those.)
+    let mut cases = Vec::new();
+    for p in [
+        "()".repeat(32768),
+        format!("(?:{})", "()".repeat(32768)),
+        "a".repeat(32767),
+        "a".repeat(32768),
+        format!("{}(b)", "a".repeat(32768)),
+        format!("\\32768{}", "()".repeat(3)),
+    ] {
+        cases.push(Case::new(&p, "", &["aaa"]));
+    }
+    let (agree, skipped, _) = check_all(&cases, "limits", 1_000_000, &|_| false);
+    assert_eq!((agree, skipped), (cases.len(), 0));
+}
+
+#[test]
+fn start_positions_agree_with_v8() {
+    // exec with lastIndex inside a surrogate pair, past the end, and sticky.
+    let mut cases = Vec::new();
+    for (p, f) in [
+        (r"\uDE00", "u"),
+        (r"\uDE00", ""),
+        (r".", "u"),
+        (r"(?:)", "u"),
+        (r".", "yu"),
+        (r"(?:)", "yv"),
+        (r"(?<=\uD83D)\uDE00", "u"),
+        (r"(?<!\uD83D)\uDE00", "y"),
+        (r"a", "y"),
+        (r"\b", ""),
+        (r"$", "m"),
+    ] {
+        let text = "a\u{1F600}a\u{1F600}";
+        for start in 0..=7 {
+            let mut c = Case::new(p, f, &[text]);
+            c.starts = vec![start];
+            cases.push(c);
+        }
+    }
+    let (agree, skipped, _) = check_all(&cases, "starts", 1_000_000, &|_| false);
+    assert_eq!((agree, skipped), (cases.len(), 0));
+}
