@@ -1,0 +1,82 @@
+//! Cooperative cancellation: an abort flag set from the JS thread and an
+//! optional deadline (`timeoutMs`), polled by long-running work.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, ErrorCode, Result};
+
+/// Shared between the caller (who may abort) and the worker (who polls).
+#[derive(Debug, Clone)]
+pub struct Cancel {
+    aborted: Arc<AtomicBool>,
+    started: Instant,
+    deadline: Option<Instant>,
+    timeout_ms: u64,
+}
+
+impl Default for Cancel {
+    fn default() -> Self {
+        Cancel::new(Arc::new(AtomicBool::new(false)), Instant::now())
+    }
+}
+
+impl Cancel {
+    /// A token observing `aborted`, for a call that started at `started`.
+    pub fn new(aborted: Arc<AtomicBool>, started: Instant) -> Cancel {
+        Cancel { aborted, started, deadline: None, timeout_ms: 0 }
+    }
+
+    /// The same token with a deadline `timeout_ms` after the call started.
+    pub fn with_timeout(mut self, timeout_ms: Option<u64>) -> Cancel {
+        if let Some(ms) = timeout_ms {
+            self.timeout_ms = ms;
+            self.deadline = self.started.checked_add(Duration::from_millis(ms));
+        }
+        self
+    }
+
+    /// The abort flag itself (for engines that poll an `AtomicBool`).
+    pub fn flag(&self) -> &AtomicBool {
+        &self.aborted
+    }
+
+    /// True once aborted or past the deadline.
+    pub fn is_cancelled(&self) -> bool {
+        self.aborted.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// `Err(EABORTED | ETIMEOUT)` once cancelled.
+    pub fn check(&self) -> Result<()> {
+        if self.aborted.load(Ordering::Relaxed) {
+            return Err(Error::new(ErrorCode::Aborted, "The operation was aborted"));
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Error::new(
+                ErrorCode::Timeout,
+                format!("The operation timed out after {} ms (timeoutMs)", self.timeout_ms),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abort_and_timeout_are_reported_with_their_codes() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let c = Cancel::new(flag.clone(), Instant::now());
+        assert!(c.check().is_ok());
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(c.check().unwrap_err().code(), ErrorCode::Aborted);
+
+        let past = Instant::now() - Duration::from_millis(50);
+        let t = Cancel::new(Arc::new(AtomicBool::new(false)), past).with_timeout(Some(10));
+        assert!(t.is_cancelled());
+        assert_eq!(t.check().unwrap_err().code(), ErrorCode::Timeout);
+    }
+}

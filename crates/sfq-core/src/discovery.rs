@@ -1,0 +1,127 @@
+//! Candidate files for a query: `sfq-walk`'s git-exact listing (tracked plus
+//! untracked-but-not-ignored, symlinks never followed) under one profile's
+//! pruned directory names and include/exclude globs.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sfq_walk::discovery::{EntryKind, WalkConfig, WalkError, walk};
+use sfq_walk::glob::{GlobError, GlobFilter, GlobOptions, GlobSet};
+
+use crate::cancel::Cancel;
+use crate::error::{Error, ErrorCode, Result, io_code};
+
+/// A file to search.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Root-relative POSIX path (lossy for names that are not UTF-8).
+    pub rel: String,
+    /// Absolute path with the real bytes.
+    pub abs: PathBuf,
+    /// Size from lstat (0 when unknown).
+    pub size: u64,
+    /// OS error code when a tracked file could not be found on disk.
+    pub missing: Option<i32>,
+}
+
+impl Candidate {
+    /// The Node-style code of a tracked-but-missing file (`ENOENT`).
+    pub fn missing_code(&self) -> Option<&'static str> {
+        self.missing.map(|code| io_code(&std::io::Error::from_raw_os_error(code)))
+    }
+}
+
+/// What an API's profile decides about discovery.
+pub struct DiscoveryProfile {
+    /// Directory names never entered, at any depth (`.git` always is).
+    pub prune_names: Vec<String>,
+    /// Include/exclude globs, applied during the walk (so it prunes).
+    pub filter: Option<Arc<GlobFilter>>,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// A directory or ignore file that could not be read: reported, not fatal.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    /// Root-relative path.
+    pub rel: String,
+    /// Node-style error code.
+    pub code: &'static str,
+}
+
+/// The candidates, in UTF-16 path order, and what could not be read.
+pub fn candidates(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+) -> Result<(Vec<Candidate>, Vec<Unreadable>)> {
+    let mut builder = WalkConfig::builder(root)
+        .prune_dirs(profile.prune_names.iter().map(String::as_str))
+        .threads(profile.threads);
+    if let Some(filter) = &profile.filter {
+        builder = builder.filter(filter.clone());
+    }
+    let config = builder
+        .build()
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("invalid walk configuration: {e}")))?;
+    let listing = walk(&config, &|| cancel.is_cancelled()).map_err(|e| walk_error(e, cancel))?;
+    let files = listing
+        .entries
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .map(|e| Candidate {
+            rel: e.path,
+            abs: e.abs_path,
+            size: e.size.unwrap_or(0),
+            missing: e.missing,
+        })
+        .collect();
+    let unreadable = listing
+        .errors
+        .into_iter()
+        .map(|s| Unreadable {
+            rel: s.path.strip_prefix(root).unwrap_or(&s.path).to_string_lossy().into_owned(),
+            code: s.code.map_or("EIO", |c| io_code(&std::io::Error::from_raw_os_error(c))),
+        })
+        .collect();
+    Ok((files, unreadable))
+}
+
+fn walk_error(e: WalkError, cancel: &Cancel) -> Error {
+    match e {
+        WalkError::Root { path, code } => {
+            Error::io(&std::io::Error::from_raw_os_error(code), "scandir", &path)
+        }
+        WalkError::Repository { path, reason } => Error::new(
+            ErrorCode::Io("EREPOSITORY"),
+            format!("cannot read the git repository at '{}': {reason}", path.display()),
+        ),
+        WalkError::Cancelled => cancel
+            .check()
+            .err()
+            .unwrap_or_else(|| Error::new(ErrorCode::Aborted, "The operation was aborted")),
+        other => Error::new(ErrorCode::Internal, other.to_string()),
+    }
+}
+
+/// Compiles `patterns` (picomatch's meaning; `dot` matches dotfiles,
+/// `basename` matches slash-free patterns against the file name).
+pub fn glob_set(option: &str, patterns: &[String], dot: bool, basename: bool) -> Result<GlobSet> {
+    GlobSet::new(patterns, &GlobOptions { dot, basename }).map_err(|e| {
+        let what = match &e {
+            GlobError::Empty => "an empty pattern".to_string(),
+            other => other.to_string(),
+        };
+        Error::invalid_option(format!("invalid {option} glob: {what}"))
+    })
+}
+
+/// The include/exclude filter of a query.
+pub fn glob_filter(
+    include: Option<GlobSet>,
+    exclude: Option<GlobSet>,
+    force_include: Option<GlobSet>,
+) -> Arc<GlobFilter> {
+    Arc::new(GlobFilter::new(include, exclude, force_include, true))
+}

@@ -1,0 +1,82 @@
+//! smart-file-query's engine. It never imports napi: the binding crate at the
+//! repository root converts JS values and delegates to [`query`].
+//!
+//! The pipeline for every API is the same: raw options (a JSON object from
+//! the JS wrapper) → a validated config for that API's profile → discovery
+//! (git-exact candidate files) → per-file search on a worker pool → in-order
+//! merge under the API's limits → a result model serialised to JSON with
+//! `JSON.stringify`'s exact bytes.
+#![deny(missing_docs)]
+
+pub mod cancel;
+pub mod discovery;
+pub mod error;
+pub mod failpoint;
+pub mod jsstr;
+pub mod matcher;
+pub mod options;
+pub mod outline;
+pub mod paths;
+pub mod scan;
+pub mod search;
+pub mod smart_file_query;
+pub mod text;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+pub use cancel::Cancel;
+pub use error::{Error, ErrorCode, Result};
+
+/// The APIs [`query`] serves, by the name the JS wrapper passes.
+pub const QUERY_KINDS: &[&str] = &["smartFileQuery", "getOutline", "formatOutline", "viewWindow"];
+
+/// Runs the API `kind` with the JSON `options` and returns its result as
+/// minified JSON. `pattern` is the main pattern as UTF-16 when the wrapper
+/// passes it beside the JSON; `aborted` is set by the caller to abort;
+/// `started` is when the call began (for `timeoutMs`).
+pub fn query(
+    kind: &str,
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    aborted: Arc<AtomicBool>,
+    started: Instant,
+) -> Result<Vec<u8>> {
+    let cancel = Cancel::new(aborted, started);
+    match kind {
+        "smartFileQuery" => {
+            let raw = options::RawOptions::parse(
+                "smartFileQuery",
+                options,
+                smart_file_query::OPTION_NAMES,
+            )?;
+            let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
+            let cancel = cancel.with_timeout(config.timeout_ms);
+            cancel.check()?;
+            let payload = smart_file_query::run(&config, &cancel)?;
+            to_json(&payload)
+        }
+        "getOutline" => {
+            let raw =
+                options::RawOptions::parse("getOutline", options, outline::OUTLINE_OPTION_NAMES)?;
+            let cancel =
+                cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
+            to_json(&outline::get_outline(&raw, &cancel)?)
+        }
+        "formatOutline" => to_json(&outline::format_outline(options)?),
+        "viewWindow" => {
+            let raw = options::RawOptions::parse("viewer", options, outline::VIEW_OPTION_NAMES)?;
+            to_json(&outline::view_window(&raw)?)
+        }
+        other => Err(Error::invalid_option(format!(
+            "unknown query kind '{other}'; expected one of {}",
+            QUERY_KINDS.join(", ")
+        ))),
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(value)
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}")))
+}

@@ -1,0 +1,157 @@
+'use strict';
+// The one bridge between the public JS API and the native addon.
+// Options travel as JSON (validated in Rust, one place for every API); the
+// main pattern travels beside it as a JS string so lone surrogates survive;
+// results come back as JSON bytes (JSON.stringify's exact bytes), errors as
+// {code, message} data turned here into Error objects with a `code`.
+
+const binding = require('../binding.js');
+
+/** An Error with a `code` property. */
+function codedError(code, message, cause) {
+  const err = cause === undefined ? new Error(message) : new Error(message, { cause });
+  err.code = code;
+  return err;
+}
+
+// JSON cannot carry NaN, Infinity, BigInt, functions or symbols: send a
+// description instead, so Rust can say what was wrong instead of seeing null.
+function replacer(_key, value) {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? value : { $invalid: String(value) };
+    case 'bigint':
+      return { $invalid: `${value}n` };
+    case 'function':
+      return { $invalid: 'a function' };
+    case 'symbol':
+      return { $invalid: 'a symbol' };
+    default:
+      return value;
+  }
+}
+
+function isPlainOptions(options) {
+  return typeof options === 'object' && options !== null && !Array.isArray(options);
+}
+
+/**
+ * Splits `options` into the JSON sent to Rust and the pattern sent beside it.
+ * @param {string} api name used in messages
+ * @param {unknown} options
+ * @param {string | undefined} patternKey the option holding the main pattern
+ */
+function encode(api, options, patternKey) {
+  if (options === undefined || options === null) options = {};
+  if (!isPlainOptions(options)) {
+    throw codedError('EINVALIDOPTION', `${api}: options must be an object`);
+  }
+  let rest = options;
+  let pattern;
+  if (patternKey !== undefined && typeof options[patternKey] === 'string') {
+    ({ [patternKey]: pattern, ...rest } = options);
+  }
+  return { json: JSON.stringify(rest, replacer), pattern };
+}
+
+/** Throws V8's own SyntaxError text for an invalid regex or flags. */
+function checkRegExp(source, flags) {
+  if (typeof source !== 'string' || (flags !== undefined && flags !== null && typeof flags !== 'string')) {
+    return; // Rust reports the type problem with the option's name.
+  }
+  try {
+    new RegExp(source, flags ?? '');
+  } catch (e) {
+    throw codedError('EINVALIDREGEX', e.message);
+  }
+}
+
+function unwrap(outcome) {
+  if (outcome.json !== undefined && outcome.json !== null) return outcome.json;
+  throw codedError(outcome.code, outcome.message);
+}
+
+/** Runs `kind` synchronously; returns the JSON bytes. */
+function runJsonSync(kind, options, patternKey) {
+  const { json, pattern } = encode(kind, options, patternKey);
+  return unwrap(binding.querySync(kind, json, pattern));
+}
+
+function isAbortSignal(signal) {
+  return typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function';
+}
+
+function abortError(signal) {
+  return codedError('EABORTED', 'The operation was aborted', signal.reason);
+}
+
+/**
+ * Runs `kind` on the libuv thread pool; resolves with the JSON bytes.
+ * The promise rejects with EABORTED as soon as `signal` aborts and with
+ * ETIMEOUT once `options.timeoutMs` passes; the native work is cancelled too.
+ */
+function runJson(kind, options, patternKey, signal) {
+  return new Promise((resolve, reject) => {
+    let request;
+    try {
+      request = encode(kind, options, patternKey);
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
+      reject(codedError('EINVALIDOPTION', `${kind}: signal must be an AbortSignal`));
+      return;
+    }
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const token = new binding.CancelToken();
+    let settled = false;
+    let timer;
+    const onAbort = () => {
+      token.cancel();
+      finish(reject, abortError(signal));
+    };
+    function finish(settle, value) {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (timer !== undefined) clearTimeout(timer);
+      settle(value);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const ms = options?.timeoutMs;
+    if (Number.isInteger(ms) && ms >= 1 && ms <= 2147483647) {
+      timer = setTimeout(() => {
+        token.cancel();
+        finish(reject, codedError('ETIMEOUT', `The operation timed out after ${ms} ms (timeoutMs)`));
+      }, ms);
+    }
+    let task;
+    try {
+      task = binding.query(kind, request.json, request.pattern, token);
+    } catch (e) {
+      finish(reject, e);
+      return;
+    }
+    task.then(
+      (outcome) => {
+        try {
+          finish(resolve, unwrap(outcome));
+        } catch (e) {
+          finish(reject, e);
+        }
+      },
+      (e) => finish(reject, e),
+    );
+  });
+}
+
+function parse(buffer) {
+  return JSON.parse(buffer.toString('utf8'));
+}
+
+module.exports = { codedError, checkRegExp, runJson, runJsonSync, parse };

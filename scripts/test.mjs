@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// `npm test`: every test, in order.
+//  1. cargo test --workspace        the Rust core's unit and differential tests
+//  2. napi build (release)          the addon the JS tests load
+//  3. generated-file drift check    binding.js / binding.d.ts must be committed as built
+//  4. tsc --noEmit                  index.d.ts + the typed usage file
+//  5. vitest run                    the JS API, the CLI, the differential suites
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function step(title, cmd, args) {
+  console.log(`\n=== ${title}: ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`\n✗ ${title} failed (${r.error?.message ?? `exit ${r.status}`})`);
+    process.exit(1);
+  }
+}
+
+step('cargo tests', 'cargo', ['test', '--workspace', '--locked']);
+step('build addon', bin('napi'), ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts']);
+if (existsSync(join(root, '.git'))) {
+  step('generated files are committed as built', 'git', ['diff', '--exit-code', '--', 'binding.js', 'binding.d.ts']);
+}
+step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
+step('vitest', bin('vitest'), ['run']);
+console.log('\n✓ all tests passed');

@@ -1,0 +1,144 @@
+//! The napi binding of smart-file-query: thin exports over `sfq-core`.
+//!
+//! Every export converts its arguments, calls the core inside
+//! `catch_unwind`, and returns an [`Outcome`]: the result as JSON bytes, or
+//! an error `code` and `message`. Errors travel as data so that the sync and
+//! async forms behave the same; the JS wrapper (`index.js`) turns them into
+//! `Error` objects with a `code` property. Nothing here panics into Node.
+#![deny(missing_docs)]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use napi::bindgen_prelude::{AsyncTask, Buffer, Utf16String};
+use napi::{Env, Task};
+use napi_derive::napi;
+
+/// What a native call produced: `json` on success, else `code` and `message`.
+#[napi(object)]
+pub struct Outcome {
+    /// The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes).
+    pub json: Option<Buffer>,
+    /// The error code (`EINVALIDOPTION`, `EINVALIDREGEX`, `ENOENT`, …).
+    pub code: Option<String>,
+    /// The error message.
+    pub message: Option<String>,
+}
+
+type CoreOutcome = Result<Vec<u8>, (String, String)>;
+
+impl From<CoreOutcome> for Outcome {
+    fn from(r: CoreOutcome) -> Outcome {
+        match r {
+            Ok(json) => Outcome { json: Some(json.into()), code: None, message: None },
+            Err((code, message)) => {
+                Outcome { json: None, code: Some(code), message: Some(message) }
+            }
+        }
+    }
+}
+
+/// A cancellation flag shared by the JS wrapper (which sets it when the
+/// caller's `AbortSignal` fires or its timer expires) and the worker.
+#[napi]
+pub struct CancelToken {
+    flag: Arc<AtomicBool>,
+}
+
+#[napi]
+impl CancelToken {
+    /// A token that is not cancelled.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> CancelToken {
+        CancelToken { flag: Arc::new(AtomicBool::new(false)) }
+    }
+
+    /// Asks the work observing this token to stop.
+    #[napi]
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether `cancel()` was called.
+    #[napi(getter)]
+    pub fn cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs the core with panics turned into `EINTERNAL`.
+fn guarded(
+    kind: &str,
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    flag: Arc<AtomicBool>,
+    started: Instant,
+) -> CoreOutcome {
+    match catch_unwind(AssertUnwindSafe(|| sfq_core::query(kind, options, pattern, flag, started)))
+    {
+        Ok(Ok(json)) => Ok(json),
+        Ok(Err(e)) => Err((e.code().as_str().to_string(), e.message().to_string())),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err((
+                "EINTERNAL".to_string(),
+                format!("internal error in smart-file-query (please report it): {what}"),
+            ))
+        }
+    }
+}
+
+/// Runs query `kind` on the calling thread.
+#[napi]
+pub fn query_sync(kind: String, options: String, pattern: Option<Utf16String>) -> Outcome {
+    let started = Instant::now();
+    let pattern = pattern.map(|p| p.to_vec());
+    guarded(&kind, &options, pattern, Arc::new(AtomicBool::new(false)), started).into()
+}
+
+/// The work of [`query`], run on the libuv thread pool.
+pub struct QueryTask {
+    kind: String,
+    options: String,
+    pattern: Option<Vec<u16>>,
+    flag: Arc<AtomicBool>,
+    started: Instant,
+}
+
+#[napi]
+impl Task for QueryTask {
+    type Output = CoreOutcome;
+    type JsValue = Outcome;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(guarded(&self.kind, &self.options, self.pattern.take(), self.flag.clone(), self.started))
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        Ok(output.into())
+    }
+}
+
+/// Runs query `kind` off the JS thread; `token` cancels it.
+#[napi]
+pub fn query(
+    kind: String,
+    options: String,
+    pattern: Option<Utf16String>,
+    token: &CancelToken,
+) -> AsyncTask<QueryTask> {
+    AsyncTask::new(QueryTask {
+        kind,
+        options,
+        pattern: pattern.map(|p| p.to_vec()),
+        flag: token.flag.clone(),
+        started: Instant::now(),
+    })
+}
