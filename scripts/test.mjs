@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order.
 //  1. cargo test --workspace        the Rust core's unit and differential tests
-//  2. napi build (release)          the addon the JS tests load
+//  2. napi build (release)          the addon the JS tests load (+ napi artifacts into npm/)
 //  3. generated-file drift check    binding.js / binding.d.ts must be committed as built
 //  4. tsc --noEmit                  index.d.ts + the typed usage file
 //  5. vitest run                    the JS API, the CLI, the differential suites
@@ -24,6 +24,7 @@ function step(title, cmd, args) {
 
 step('cargo tests', 'cargo', ['test', '--workspace', '--locked']);
 step('build addon', bin('napi'), ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts']);
+step('fill npm/linux-x64-gnu', bin('napi'), ['artifacts', '-o', '.']);
 if (existsSync(join(root, '.git'))) {
   step('generated files are committed as built', 'git', ['diff', '--exit-code', '--', 'binding.js', 'binding.d.ts']);
 }
