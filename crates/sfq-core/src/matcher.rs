@@ -2,10 +2,17 @@
 //! as a global `exec` loop (the `String.prototype.matchAll` iteration), with
 //! a work budget so that a catastrophic pattern ends a file instead of
 //! hanging the process.
+//!
+//! Two engines: the ECMAScript-exact backtracking engine (`sfq-regex`, over
+//! UTF-16) decides everything it is asked; the fast path (a translation to
+//! the `regex` crate, when one is provably identical) finds candidates in a
+//! whole buffer and decides the lines it is sure about.
 
 use sfq_regex::{Budget, Regex};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::jsstr::JsStr;
+use crate::search::LineMatch;
 
 /// A compiled search pattern.
 #[derive(Debug)]
@@ -47,25 +54,119 @@ impl Matcher {
         Ok(Matcher { regex, full_unicode: f.unicode || f.unicode_sets })
     }
 
-    /// Every match in `text`, in order, as `(start, end)` code-unit offsets,
-    /// passed to `found`; returning `false` from `found` stops the loop.
-    pub fn for_each_match(
-        &self,
-        text: &[u16],
-        budget: &mut Budget,
-        mut found: impl FnMut(usize, usize) -> bool,
+    /// A search over one file of `len` units, with that file's budget.
+    pub fn search<'a>(
+        &'a self,
+        len: usize,
+        cancelled: &'a (dyn Fn() -> bool + Sync),
+    ) -> LineSearch<'a> {
+        // The engine polls `cancelled` every 64K steps, so an abort or
+        // timeout also stops a long search inside one file.
+        LineSearch {
+            matcher: self,
+            budget: Budget::new(budget_for(len)).with_check(1 << 16, cancelled),
+        }
+    }
+
+    /// Whether a whole text must be searched by the exact engine (in UTF-16).
+    pub fn whole_needs_exact(&self, _text: &str) -> bool {
+        true
+    }
+}
+
+/// One file's search: the matcher and the file's work budget.
+pub struct LineSearch<'a> {
+    matcher: &'a Matcher,
+    budget: Budget<'a>,
+}
+
+impl LineSearch<'_> {
+    /// The byte offset of the next place at or after `from` (a line start)
+    /// where a match may start; lines before it hold no match.
+    pub fn next_candidate(&mut self, text: &str, from: usize) -> Option<usize> {
+        (from < text.len()).then_some(from)
+    }
+
+    /// Every match in one line (a JS string of its own), in order.
+    pub fn line_matches(
+        &mut self,
+        line: &str,
+        f: &mut dyn FnMut(LineMatch) -> bool,
     ) -> std::result::Result<(), BudgetExceeded> {
+        let units: Vec<u16> = line.encode_utf16().collect();
+        self.exact_utf16(&units, &mut |start, end, column| {
+            f(LineMatch::Utf16 { column, text: JsStr::from_utf16(&units[start..end]) })
+        })
+    }
+
+    /// Every match in a whole UTF-8 text, as byte offsets (fast path only).
+    pub fn whole_matches(
+        &mut self,
+        _text: &str,
+        _f: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> std::result::Result<(), BudgetExceeded> {
+        unreachable!("whole_needs_exact() is true for every text until the fast path exists")
+    }
+
+    /// The exact engine's global-exec loop over `units`: `f(start, end,
+    /// column)` for each match, in code units, with the 1-based code-point
+    /// column of `start` counted from the beginning of `units`.
+    pub fn exact_utf16(
+        &mut self,
+        units: &[u16],
+        f: &mut dyn FnMut(usize, usize, usize) -> bool,
+    ) -> std::result::Result<(), BudgetExceeded> {
+        let mut columns = ColumnCounter::default();
         let mut last = 0;
-        while last <= text.len() {
-            let m = self.regex.find_at(text, last, budget).map_err(|_| BudgetExceeded)?;
+        while last <= units.len() {
+            let m = self
+                .matcher
+                .regex
+                .find_at(units, last, &mut self.budget)
+                .map_err(|_| BudgetExceeded)?;
             let Some(m) = m else { break };
             let (start, end) = (m.start(), m.end());
-            if !found(start, end) {
+            if !f(start, end, columns.column(units, start)) {
                 break;
             }
-            last = if end == start { advance(text, end, self.full_unicode) } else { end };
+            last = if end == start { advance(units, end, self.matcher.full_unicode) } else { end };
         }
         Ok(())
+    }
+}
+
+/// Code-point columns of increasing offsets in one UTF-16 string, counted
+/// incrementally (restarting for every match would be quadratic on long
+/// lines): `Array.from(s.slice(0, index)).length + 1`.
+#[derive(Default)]
+struct ColumnCounter {
+    at: usize,
+    column: usize,
+}
+
+impl ColumnCounter {
+    fn column(&mut self, units: &[u16], index: usize) -> usize {
+        if index < self.at || self.column == 0 {
+            *self = ColumnCounter { at: 0, column: 1 };
+        }
+        let mut i = self.at;
+        // Resuming between the halves of a pair whose high half was counted
+        // alone: the completed pair still counts once.
+        if i > 0 && i < index && crate::text::is_low(units[i]) && crate::text::is_high(units[i - 1])
+        {
+            i += 1;
+        }
+        while i < index {
+            if i + 1 < index && crate::text::is_high(units[i]) && crate::text::is_low(units[i + 1])
+            {
+                i += 2;
+            } else {
+                i += 1;
+            }
+            self.column += 1;
+        }
+        self.at = i;
+        self.column
     }
 }
 
@@ -79,5 +180,23 @@ fn advance(text: &[u16], index: usize, full_unicode: bool) -> usize {
         index + 2
     } else {
         index + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_counted_incrementally_like_array_from() {
+        let s: Vec<u16> = "a😀b😀😀c".encode_utf16().collect();
+        let want: Vec<usize> = (0..=s.len()).map(|i| crate::text::column(&s, i)).collect();
+        // Every increasing sequence of stops, including ones that split pairs.
+        for step in 1..4 {
+            let mut c = ColumnCounter::default();
+            for i in (0..=s.len()).step_by(step) {
+                assert_eq!(c.column(&s, i), want[i], "step {step} index {i}");
+            }
+        }
     }
 }

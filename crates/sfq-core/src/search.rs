@@ -2,14 +2,21 @@
 //! run the matcher over its lines (or its whole text) and push each match to
 //! a consumer. What the consumer builds from a match is not this module's
 //! business; a consumer returning `false` is how limits stop a search.
+//!
+//! Text is kept as UTF-8 (what every encoding but a malformed utf16le file
+//! decodes to) and lines are found on demand with `memchr` around the
+//! candidates the matcher's prefilter proposes, so a file without a match
+//! costs one buffer scan. A utf16le file holding a lone surrogate keeps its
+//! UTF-16 code units and is searched by the exact engine alone.
 
 use std::io::Read;
 use std::path::Path;
 
-use sfq_regex::Budget;
+use memchr::{memchr, memchr_iter, memrchr};
 
 use crate::error::io_code;
-use crate::matcher::{BudgetExceeded, Matcher, budget_for};
+use crate::jsstr::JsStr;
+use crate::matcher::{BudgetExceeded, LineSearch, Matcher};
 use crate::text::{Encoding, Lines, decode, is_binary};
 
 /// Why a candidate file was not searched.
@@ -25,33 +32,180 @@ pub enum SkipReason {
     RegexBudgetExceeded,
 }
 
-/// A decoded file: its UTF-16 text and line boundaries.
+/// A decoded file: the JS string `buffer.toString(encoding)` gives.
 #[derive(Debug, Clone)]
-pub struct FileText {
-    /// The JS string `buffer.toString(encoding)` gives.
-    pub units: Vec<u16>,
-    /// Lines as `split(/\r?\n/)` gives them.
-    pub lines: Lines,
+pub enum FileText {
+    /// Well-formed text (every file but a utf16le one with a lone surrogate).
+    Utf8(String),
+    /// UTF-16 code units holding a lone surrogate, with their lines.
+    Utf16 {
+        /// The code units.
+        units: Vec<u16>,
+        /// Line boundaries.
+        lines: Lines,
+    },
 }
 
 impl FileText {
-    /// Decodes `bytes`.
-    pub fn decode(bytes: &[u8], encoding: Encoding) -> FileText {
-        let units = decode(bytes, encoding);
-        let lines = Lines::split(&units);
-        FileText { units, lines }
-    }
-
-    /// Code units of line `index` (0-based); the unlisted line after a final
-    /// newline is empty.
-    pub fn line(&self, index: usize) -> &[u16] {
-        if index < self.lines.len() {
-            let (a, b) = self.lines.span(index);
-            &self.units[a..b]
-        } else {
-            &[]
+    /// Decodes `bytes` as Node's `Buffer#toString(encoding)` does.
+    pub fn decode(bytes: Vec<u8>, encoding: Encoding) -> FileText {
+        match encoding {
+            Encoding::Utf8 => FileText::Utf8(match String::from_utf8(bytes) {
+                Ok(s) => s,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            }),
+            Encoding::Latin1 => FileText::Utf8(bytes.iter().map(|&b| char::from(b)).collect()),
+            Encoding::Ascii => {
+                FileText::Utf8(bytes.iter().map(|&b| char::from(b & 0x7F)).collect())
+            }
+            Encoding::Utf16Le => {
+                let units = decode(&bytes, encoding);
+                match String::from_utf16(&units) {
+                    Ok(s) => FileText::Utf8(s),
+                    Err(_) => {
+                        let lines = Lines::split(&units);
+                        FileText::Utf16 { units, lines }
+                    }
+                }
+            }
         }
     }
+
+    /// The same text as UTF-16 code units with their lines (for the exact
+    /// engine over a whole text).
+    pub fn into_utf16(self) -> FileText {
+        match self {
+            FileText::Utf8(s) => {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let lines = Lines::split(&units);
+                FileText::Utf16 { units, lines }
+            }
+            utf16 => utf16,
+        }
+    }
+
+    /// The whole text as a JS string value.
+    pub fn to_js(&self) -> JsStr {
+        match self {
+            FileText::Utf8(s) => JsStr::Utf8(s.as_str().into()),
+            FileText::Utf16 { units, .. } => JsStr::from_utf16(units),
+        }
+    }
+
+    /// Up to `n` lines before and after the line of `hit`, and that line.
+    pub fn context(
+        &self,
+        hit: &Hit,
+        n: usize,
+        mut line_js: impl FnMut(usize, Span) -> JsStr,
+    ) -> Context {
+        match self {
+            FileText::Utf8(text) => {
+                let b = text.as_bytes();
+                let mut before = Vec::new();
+                let (mut start, mut index) = (hit.span.start, hit.line);
+                while before.len() < n && start > 0 {
+                    let end = start - 1; // the '\n' ending the previous line
+                    let s = memrchr(b'\n', &b[..end]).map_or(0, |i| i + 1);
+                    index -= 1;
+                    before.push(line_js(
+                        index,
+                        Span { start: s, end: content_end(b, s, end), next: end + 1 },
+                    ));
+                    start = s;
+                }
+                before.reverse();
+                let mut after = Vec::new();
+                let mut next = hit.span.next;
+                let mut index = hit.line;
+                while after.len() < n && next < b.len() {
+                    let end = memchr(b'\n', &b[next..]).map_or(b.len(), |i| next + i);
+                    index += 1;
+                    after.push(line_js(
+                        index,
+                        Span { start: next, end: content_end(b, next, end), next: end + 1 },
+                    ));
+                    next = end + 1;
+                }
+                let line = line_js(hit.line, hit.span);
+                Context { before, line, after }
+            }
+            FileText::Utf16 { lines, .. } => {
+                let total = lines.len();
+                let span_of = |i: usize| {
+                    let (s, e) = lines.span(i);
+                    Span { start: s, end: e, next: e }
+                };
+                let before = (hit.line.saturating_sub(n)..hit.line.min(total))
+                    .map(|i| line_js(i, span_of(i)))
+                    .collect();
+                let after = ((hit.line + 1)..total.min(hit.line + 1 + n))
+                    .map(|i| line_js(i, span_of(i)))
+                    .collect();
+                let line = if hit.line < total {
+                    line_js(hit.line, span_of(hit.line))
+                } else {
+                    JsStr::empty()
+                };
+                Context { before, line, after }
+            }
+        }
+    }
+
+    /// The text of the line at `span` as a JS string.
+    pub fn line_text(&self, span: Span) -> JsStr {
+        match self {
+            FileText::Utf8(text) => JsStr::Utf8(text[span.start..span.end].into()),
+            FileText::Utf16 { units, .. } => JsStr::from_utf16(&units[span.start..span.end]),
+        }
+    }
+}
+
+/// Where a line's content ends: before the `\r` of a `\r\n` ending (a `\r`
+/// not followed by `\n` stays in the line, as `split(/\r?\n/)` keeps it).
+fn content_end(b: &[u8], start: usize, newline: usize) -> usize {
+    if newline < b.len() && newline > start && b[newline - 1] == b'\r' {
+        newline - 1
+    } else {
+        newline
+    }
+}
+
+/// A line's content (`start..end`, its terminator excluded) and where the
+/// next line starts (`next`), in the text's units (bytes or code units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// First unit of the line.
+    pub start: usize,
+    /// End of the line's content (before `\r\n` or `\n`).
+    pub end: usize,
+    /// Start of the following line (past the terminator).
+    pub next: usize,
+}
+
+/// The lines around a match.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Up to `n` lines before, in order.
+    pub before: Vec<JsStr>,
+    /// The line of the match (start).
+    pub line: JsStr,
+    /// Up to `n` lines after.
+    pub after: Vec<JsStr>,
+}
+
+/// One match.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// 0-based index of the line holding the match start (the unlisted
+    /// empty line after a final newline has index `lines`).
+    pub line: usize,
+    /// That line's span.
+    pub span: Span,
+    /// 1-based column in code points.
+    pub column: usize,
+    /// The matched text.
+    pub text: JsStr,
 }
 
 /// Reads and decodes the file at `path` whose lstat size was `size`.
@@ -79,7 +233,7 @@ pub fn load(
     if is_binary(&bytes, encoding) {
         return Err(SkipReason::Binary);
     }
-    Ok(FileText::decode(&bytes, encoding))
+    Ok(FileText::decode(bytes, encoding))
 }
 
 /// Whether the pattern runs on each line or on the whole text.
@@ -91,29 +245,9 @@ pub enum Mode {
     Whole,
 }
 
-/// One match: the 0-based line holding its start, and its code-unit span in
-/// the file's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hit {
-    /// 0-based line index of the match start (`lines.len()` for the
-    /// unlisted line after a final newline).
-    pub line: usize,
-    /// Start offset in the file's code units.
-    pub start: usize,
-    /// End offset (exclusive).
-    pub end: usize,
-}
-
-impl Hit {
-    /// 1-based column in code points from the start of its line.
-    pub fn column(&self, text: &FileText) -> usize {
-        let line_start = text.lines.start_of(self.line);
-        crate::text::column(&text.units[line_start..], self.start - line_start)
-    }
-}
-
 /// Runs `matcher` over `text` in `mode`, calling `sink` for each match in
-/// order until it returns `false`. The whole file shares one work budget.
+/// order until it returns `false`. The whole file shares one work budget,
+/// which also polls `cancelled`.
 pub fn find(
     text: &FileText,
     matcher: &Matcher,
@@ -121,27 +255,138 @@ pub fn find(
     cancelled: &(dyn Fn() -> bool + Sync),
     sink: &mut dyn FnMut(Hit) -> bool,
 ) -> Result<(), BudgetExceeded> {
-    // The engine polls `cancelled` every 64K steps, so an abort or timeout
-    // also stops a long search inside one file.
-    let mut budget = Budget::new(budget_for(text.units.len())).with_check(1 << 16, cancelled);
-    match mode {
-        Mode::Lines => {
-            for (index, &(a, b)) in text.lines.spans().iter().enumerate() {
+    let mut search = matcher.search(text_len(text), cancelled);
+    match (text, mode) {
+        (FileText::Utf8(s), Mode::Lines) => lines_utf8(s, &mut search, sink),
+        (FileText::Utf8(s), Mode::Whole) => whole_utf8(s, &mut search, sink),
+        (FileText::Utf16 { units, lines }, Mode::Lines) => {
+            for (index, &(a, b)) in lines.spans().iter().enumerate() {
+                let span = Span { start: a, end: b, next: b };
                 let mut go_on = true;
-                matcher.for_each_match(&text.units[a..b], &mut budget, |s, e| {
-                    go_on = sink(Hit { line: index, start: a + s, end: a + e });
+                search.exact_utf16(&units[a..b], &mut |start, end, column| {
+                    go_on = sink(Hit {
+                        line: index,
+                        span,
+                        column,
+                        text: JsStr::from_utf16(&units[a + start..a + end]),
+                    });
                     go_on
                 })?;
                 if !go_on {
                     break;
                 }
             }
+            Ok(())
         }
-        Mode::Whole => {
-            matcher.for_each_match(&text.units, &mut budget, |s, e| {
-                sink(Hit { line: text.lines.index_of(s), start: s, end: e })
-            })?;
+        (FileText::Utf16 { units, lines }, Mode::Whole) => {
+            search.exact_utf16(units, &mut |start, end, _| {
+                let line = lines.index_of(start);
+                let line_start = lines.start_of(line);
+                let span = if line < lines.len() {
+                    let (a, b) = lines.span(line);
+                    Span { start: a, end: b, next: b }
+                } else {
+                    Span { start: line_start, end: line_start, next: line_start }
+                };
+                let column = crate::text::column(&units[line_start..], start - line_start);
+                sink(Hit { line, span, column, text: JsStr::from_utf16(&units[start..end]) })
+            })
         }
     }
+}
+
+fn text_len(text: &FileText) -> usize {
+    match text {
+        FileText::Utf8(s) => s.len(),
+        FileText::Utf16 { units, .. } => units.len(),
+    }
+}
+
+/// Counts code points in a UTF-8 slice.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+/// Line by line over UTF-8: candidates from the prefilter, lines around them.
+fn lines_utf8(
+    text: &str,
+    search: &mut LineSearch<'_>,
+    sink: &mut dyn FnMut(Hit) -> bool,
+) -> Result<(), BudgetExceeded> {
+    let b = text.as_bytes();
+    // `pos` is always a line start; `line` is its 0-based index.
+    let (mut pos, mut line) = (0usize, 0usize);
+    while pos < b.len() {
+        let Some(candidate) = search.next_candidate(text, pos) else { break };
+        if candidate >= b.len() && b.last() == Some(&b'\n') {
+            break; // on the unlisted empty line after the final newline
+        }
+        let start = memrchr(b'\n', &b[pos..candidate.min(b.len())]).map_or(pos, |i| pos + i + 1);
+        line += memchr_iter(b'\n', &b[pos..start]).count();
+        let newline = memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
+        let span = Span { start, end: content_end(b, start, newline), next: newline + 1 };
+        let content = &text[span.start..span.end];
+        let mut go_on = true;
+        let (mut col_at, mut col) = (0usize, 1usize);
+        search.line_matches(content, &mut |m| {
+            let (column, matched) = match m {
+                LineMatch::Utf8 { start, end } => {
+                    col += chars_in(&content.as_bytes()[col_at..start]);
+                    col_at = start;
+                    (col, JsStr::Utf8(content[start..end].into()))
+                }
+                LineMatch::Utf16 { column, text } => (column, text),
+            };
+            go_on = sink(Hit { line, span, column, text: matched });
+            go_on
+        })?;
+        if !go_on {
+            break;
+        }
+        line += 1;
+        pos = span.next;
+    }
     Ok(())
+}
+
+/// The whole UTF-8 text as one string, on the fast path (the caller has
+/// converted texts the fast path cannot decide to UTF-16).
+fn whole_utf8(
+    text: &str,
+    search: &mut LineSearch<'_>,
+    sink: &mut dyn FnMut(Hit) -> bool,
+) -> Result<(), BudgetExceeded> {
+    let b = text.as_bytes();
+    // Line bookkeeping, advanced monotonically as matches come in order.
+    let (mut line, mut line_start, mut counted_to) = (0usize, 0usize, 0usize);
+    search.whole_matches(text, &mut |start, end| {
+        for i in memchr_iter(b'\n', &b[counted_to..start]) {
+            line += 1;
+            line_start = counted_to + i + 1;
+        }
+        counted_to = start;
+        let newline = memchr(b'\n', &b[line_start..]).map_or(b.len(), |i| line_start + i);
+        let span =
+            Span { start: line_start, end: content_end(b, line_start, newline), next: newline + 1 };
+        let column = chars_in(&b[line_start..start]) + 1;
+        sink(Hit { line, span, column, text: JsStr::Utf8(text[start..end].into()) })
+    })
+}
+
+/// A match in a line, as the matcher reports it.
+pub enum LineMatch {
+    /// Byte offsets into the line (both on character boundaries).
+    Utf8 {
+        /// Start byte.
+        start: usize,
+        /// End byte.
+        end: usize,
+    },
+    /// A match the exact engine found that splits a surrogate pair.
+    Utf16 {
+        /// 1-based code-point column.
+        column: usize,
+        /// The matched text.
+        text: JsStr,
+    },
 }

@@ -282,23 +282,19 @@ enum Outcome {
     Matched(FileResult),
 }
 
-/// Builds the JSON context of a match.
-fn context_of(text: &FileText, line: usize, n: usize, cache: &mut LineCache) -> Context {
-    let before = (line.saturating_sub(n)..line).map(|i| cache.get(text, i)).collect();
-    let last = text.lines.len();
-    let after = ((line + 1)..last.min(line + 1 + n)).map(|i| cache.get(text, i)).collect();
-    Context { before, line: cache.get(text, line), after }
-}
-
 /// Each line converted to a `JsStr` once per file, shared by the matches
 /// and contexts that show it.
+#[derive(Default)]
 struct LineCache {
     lines: std::collections::HashMap<usize, JsStr>,
 }
 
 impl LineCache {
-    fn get(&mut self, text: &FileText, index: usize) -> JsStr {
-        self.lines.entry(index).or_insert_with(|| JsStr::from_utf16(text.line(index))).clone()
+    fn context(&mut self, text: &FileText, hit: &Hit, n: usize) -> Context {
+        let c = text.context(hit, n, |index, span| {
+            self.lines.entry(index).or_insert_with(|| text.line_text(span)).clone()
+        });
+        Context { before: c.before, line: c.line, after: c.after }
     }
 }
 
@@ -318,6 +314,12 @@ fn search_one(config: &SfqConfig, cand: &Candidate, cancel: &Cancel) -> Outcome 
     };
     let limit = usize::try_from(config.max_matches).unwrap_or(usize::MAX).saturating_add(1);
     let mode = if config.multiline { Mode::Whole } else { Mode::Lines };
+    let text = match (&text, mode) {
+        (FileText::Utf8(s), Mode::Whole) if config.matcher.whole_needs_exact(s) => {
+            text.into_utf16()
+        }
+        _ => text,
+    };
     let mut hits: Vec<Hit> = Vec::new();
     let cancelled = || cancel.is_cancelled();
     let outcome = search::find(&text, &config.matcher, mode, &cancelled, &mut |hit| {
@@ -330,14 +332,14 @@ fn search_one(config: &SfqConfig, cand: &Candidate, cancel: &Cancel) -> Outcome 
     if hits.is_empty() {
         return Outcome::NoMatch;
     }
-    let mut cache = LineCache { lines: Default::default() };
+    let mut cache = LineCache::default();
     let matches: Vec<MatchOut> = hits
-        .iter()
+        .into_iter()
         .map(|h| MatchOut {
             line_number: h.line + 1,
-            column: h.column(&text),
-            text: JsStr::from_utf16(&text.units[h.start..h.end]),
-            context: context_of(&text, h.line, config.context_lines, &mut cache),
+            column: h.column,
+            context: cache.context(&text, &h, config.context_lines),
+            text: h.text,
         })
         .collect();
     Outcome::Matched(FileResult {
@@ -345,7 +347,7 @@ fn search_one(config: &SfqConfig, cand: &Candidate, cancel: &Cancel) -> Outcome 
         size: cand.size,
         match_count: matches.len(),
         matches,
-        content: config.include_all_content.then(|| JsStr::from_utf16(&text.units)),
+        content: config.include_all_content.then(|| text.to_js()),
         truncated: false,
     })
 }
