@@ -142,3 +142,39 @@ pub fn query(
         started: Instant::now(),
     })
 }
+
+/// Bench-only (`--features crossing-bench`): runs a query once and hands
+/// the result over both ways — JSON bytes and JS objects built through
+/// napi's serde serializer — with the time each step took in Rust.
+#[cfg(feature = "crossing-bench")]
+#[napi]
+pub fn crossing_bench_sync(
+    env: Env,
+    kind: String,
+    options: String,
+) -> napi::Result<napi::bindgen_prelude::Object<'static>> {
+    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let out = sfq_core::query_output(
+        &kind,
+        &options,
+        None,
+        Arc::new(AtomicBool::new(false)),
+        Instant::now(),
+    )
+    .map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    let search_ms = ms(t);
+    let t = Instant::now();
+    let json = serde_json::to_vec(&out).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    let serialise_ms = ms(t);
+    let t = Instant::now();
+    let objects = env.to_js_value(&out)?;
+    let build_ms = ms(t);
+    let mut o = napi::bindgen_prelude::Object::new(&env)?;
+    o.set("searchMs", search_ms)?;
+    o.set("serialiseMs", serialise_ms)?;
+    o.set("buildMs", build_ms)?;
+    o.set("json", Buffer::from(json))?;
+    o.set("objects", objects)?;
+    Ok(o)
+}

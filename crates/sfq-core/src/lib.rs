@@ -32,10 +32,25 @@ pub use error::{Error, ErrorCode, Result};
 /// The APIs [`query`] serves, by the name the JS wrapper passes.
 pub const QUERY_KINDS: &[&str] = &["smartFileQuery", "getOutline", "formatOutline", "viewWindow"];
 
+/// What a query produced, ready to serialise (to JSON bytes by [`query`]).
+#[derive(Debug, serde::Serialize)]
+#[serde(untagged)]
+pub enum Output {
+    /// `smartFileQuery`'s payload.
+    SmartFileQuery(smart_file_query::Payload),
+    /// `getOutline`'s result.
+    Outline(sfq_outline::Outline),
+    /// A text (`formatOutline`).
+    Text(String),
+    /// A viewer window.
+    View(outline::ViewResult),
+}
+
 /// Runs the API `kind` with the JSON `options` and returns its result as
-/// minified JSON. `pattern` is the main pattern as UTF-16 when the wrapper
-/// passes it beside the JSON; `aborted` is set by the caller to abort;
-/// `started` is when the call began (for `timeoutMs`).
+/// minified JSON with `JSON.stringify`'s exact bytes. `pattern` is the main
+/// pattern as UTF-16 when the wrapper passes it beside the JSON; `aborted`
+/// is set by the caller to abort; `started` is when the call began (for
+/// `timeoutMs`).
 pub fn query(
     kind: &str,
     options: &str,
@@ -43,6 +58,19 @@ pub fn query(
     aborted: Arc<AtomicBool>,
     started: Instant,
 ) -> Result<Vec<u8>> {
+    let output = query_output(kind, options, pattern, aborted, started)?;
+    serde_json::to_vec(&output)
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}")))
+}
+
+/// [`query`] without the serialisation: the typed result.
+pub fn query_output(
+    kind: &str,
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    aborted: Arc<AtomicBool>,
+    started: Instant,
+) -> Result<Output> {
     let cancel = Cancel::new(aborted, started);
     match kind {
         "smartFileQuery" => {
@@ -54,29 +82,23 @@ pub fn query(
             let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
             let cancel = cancel.with_timeout(config.timeout_ms);
             cancel.check()?;
-            let payload = smart_file_query::run(&config, &cancel)?;
-            to_json(&payload)
+            Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?))
         }
         "getOutline" => {
             let raw =
                 options::RawOptions::parse("getOutline", options, outline::OUTLINE_OPTION_NAMES)?;
             let cancel =
                 cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
-            to_json(&outline::get_outline(&raw, &cancel)?)
+            Ok(Output::Outline(outline::get_outline(&raw, &cancel)?))
         }
-        "formatOutline" => to_json(&outline::format_outline(options)?),
+        "formatOutline" => Ok(Output::Text(outline::format_outline(options)?)),
         "viewWindow" => {
             let raw = options::RawOptions::parse("viewer", options, outline::VIEW_OPTION_NAMES)?;
-            to_json(&outline::view_window(&raw)?)
+            Ok(Output::View(outline::view_window(&raw)?))
         }
         other => Err(Error::invalid_option(format!(
             "unknown query kind '{other}'; expected one of {}",
             QUERY_KINDS.join(", ")
         ))),
     }
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>> {
-    serde_json::to_vec(value)
-        .map_err(|e| Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}")))
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Issue 3's "cost of crossing into JS": the same query result delivered to JS
+//   (a) as one JSON buffer built in Rust and parsed with JSON.parse (what ships), or
+//   (b) as JS objects built through napi's serde serializer, one napi call per value.
+// Builds a variant of the addon with `--features crossing-bench` into a
+// scratch directory (the shipped build has no such export), then times both
+// in one warm process, interleaved. Usage: node bench/crossing.mjs [--runs 7]
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generatedCorpus, linuxCorpus } from './corpus.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'target', 'crossing-bench');
+const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 7);
+mkdirSync(OUT, { recursive: true });
+execFileSync(join(ROOT, 'node_modules/.bin/napi'), ['build', '--platform', '--release', '--features', 'crossing-bench',
+  '-o', OUT, '--js', 'binding.js', '--dts', 'binding.d.ts'], { cwd: ROOT, stdio: 'inherit' });
+const binding = createRequire(import.meta.url)(join(OUT, 'binding.js'));
+
+const cases = [
+  ['linux', linuxCorpus(), { regex: 'return', maxMatches: 100000 }],
+  ['linux', linuxCorpus(), { regex: 'sched_clock_register' }],
+  ['generated', generatedCorpus(), { regex: 'value', maxMatches: 100000 }],
+];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [name, cwd, q] of cases) {
+  const options = JSON.stringify({ ...q, cwd });
+  const t = { search: [], serialise: [], parse: [], build: [] };
+  let bytes = 0;
+  for (let i = 0; i < runs; i++) {
+    const r = binding.crossingBenchSync('smartFileQuery', options);
+    const t0 = performance.now();
+    const viaJson = JSON.parse(r.json.toString('utf8'));
+    t.parse.push(performance.now() - t0);
+    t.search.push(r.searchMs);
+    t.serialise.push(r.serialiseMs);
+    t.build.push(r.buildMs);
+    bytes = r.json.length;
+    if (JSON.stringify(viaJson) !== JSON.stringify(r.objects)) throw new Error('the two forms differ');
+  }
+  const m = (k) => median(t[k]).toFixed(1);
+  console.log(`${name} ${JSON.stringify(q)}: ${(bytes / 1e6).toFixed(1)} MB JSON; medians of ${runs} (ms): ` +
+    `search ${m('search')} | JSON: serialise ${m('serialise')} + JSON.parse ${m('parse')} = ` +
+    `${(median(t.serialise) + median(t.parse)).toFixed(1)} | napi objects: ${m('build')}`);
+}
