@@ -22,18 +22,46 @@ export declare class CancelToken {
   get cancelled(): boolean
 }
 
-/** What a native call produced: `json` on success, else `code` and `message`. */
+/**
+ * A result in the compact transport (decoded by `lib/decode.js`; the
+ * format is documented in `sfq_core::transport`).
+ */
+export interface CompactResult {
+  /** The operation stream. */
+  ops: Uint32Array
+  /** Numbers that do not fit in `u32`. */
+  numbers: Float64Array
+  /** Every distinct string, concatenated. */
+  strings: string
+  /** End offset of each string in `strings`. */
+  ends: Uint32Array
+  /** Object shapes (their keys, in order) as JSON. */
+  shapes: string
+}
+
+/**
+ * What a native call produced: `json` or `compact` on success, else `code`
+ * and `message`.
+ */
 export interface Outcome {
   /** The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes). */
   json?: Buffer
+  /** The result in the compact transport (when asked for). */
+  compact?: CompactResult
   /** The error code (`EINVALIDOPTION`, `EINVALIDREGEX`, `ENOENT`, …). */
   code?: string
   /** The error message. */
   message?: string
 }
 
-/** Runs query `kind` off the JS thread; `token` cancels it. */
-export declare function query(kind: string, options: string, pattern: string | undefined | null, token: CancelToken): Promise<Outcome>
+/**
+ * Runs query `kind` off the JS thread; `token` cancels it; `compact` asks
+ * for the compact transport instead of JSON.
+ */
+export declare function query(kind: string, options: string, pattern: string | undefined | null, token: CancelToken, compact?: boolean | undefined | null): Promise<Outcome>
 
-/** Runs query `kind` on the calling thread. */
-export declare function querySync(kind: string, options: string, pattern?: string | undefined | null): Outcome
+/**
+ * Runs query `kind` on the calling thread; `compact` asks for the compact
+ * transport instead of JSON.
+ */
+export declare function querySync(kind: string, options: string, pattern?: string | undefined | null, compact?: boolean | undefined | null): Outcome

@@ -1,7 +1,7 @@
 'use strict';
 // smart-file-query: the public JS API. Types and docs: index.d.ts.
 
-const { checkRegExp, parse, runJson, runJsonSync } = require('./lib/native.js');
+const { checkRegExp, runValue, runValueSync } = require('./lib/native.js');
 
 function smartFileQuery(options, signal) {
   try {
@@ -9,12 +9,12 @@ function smartFileQuery(options, signal) {
   } catch (e) {
     return Promise.reject(e);
   }
-  return runJson('smartFileQuery', options, 'regex', signal).then(parse);
+  return runValue('smartFileQuery', options, 'regex', signal);
 }
 
 function smartFileQuerySync(options) {
   checkRegExp(options?.regex, options?.flags);
-  return parse(runJsonSync('smartFileQuery', options, 'regex'));
+  return runValueSync('smartFileQuery', options, 'regex');
 }
 
 exports.smartFileQuery = smartFileQuery;

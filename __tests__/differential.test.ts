@@ -91,6 +91,9 @@ for (const seed of seeds()) {
         const expected = outcome(() => JSON.stringify(smartFileQueryReference(options)));
         const actual = outcome(() => native.runJsonSync('smartFileQuery', options, 'regex').toString('utf8'));
         expect(actual).toBe(expected);
+        // The API's compact transport rebuilds exactly the same value, key order included.
+        const value = outcome(() => JSON.stringify(native.runValueSync('smartFileQuery', options, 'regex')));
+        expect(value).toBe(expected);
       });
     }
   });

@@ -38,6 +38,7 @@ describe('Django 5.2.8 source (real repository)', () => {
       const actual = native.runJsonSync('smartFileQuery', options, 'regex').toString('utf8');
       expect(actual.length).toBe(expected.length);
       expect(actual).toBe(expected);
+      expect(JSON.stringify(native.runValueSync('smartFileQuery', options, 'regex'))).toBe(expected);
       expect(JSON.parse(actual).aggregate.filesVisited).toBeGreaterThan(0);
     });
   }

@@ -6,6 +6,7 @@
 // {code, message} data turned here into Error objects with a `code`.
 
 const binding = require('../binding.js');
+const { decodeCompact } = require('./decode.js');
 
 /** An Error with a `code` property. */
 function codedError(code, message, cause) {
@@ -68,13 +69,20 @@ function checkRegExp(source, flags) {
 
 function unwrap(outcome) {
   if (outcome.json !== undefined && outcome.json !== null) return outcome.json;
+  if (outcome.compact !== undefined && outcome.compact !== null) return decodeCompact(outcome.compact);
   throw codedError(outcome.code, outcome.message);
 }
 
 /** Runs `kind` synchronously; returns the JSON bytes. */
 function runJsonSync(kind, options, patternKey) {
   const { json, pattern } = encode(kind, options, patternKey);
-  return unwrap(binding.querySync(kind, json, pattern));
+  return unwrap(binding.querySync(kind, json, pattern, false));
+}
+
+/** Runs `kind` synchronously; returns the result value (compact transport). */
+function runValueSync(kind, options, patternKey) {
+  const { json, pattern } = encode(kind, options, patternKey);
+  return unwrap(binding.querySync(kind, json, pattern, true));
 }
 
 function isAbortSignal(signal) {
@@ -92,6 +100,15 @@ function abortError(signal) {
  * ETIMEOUT once `options.timeoutMs` passes; the native work is cancelled too.
  */
 function runJson(kind, options, patternKey, signal) {
+  return run(kind, options, patternKey, signal, false);
+}
+
+/** {@link runJson}, resolving with the result value (compact transport). */
+function runValue(kind, options, patternKey, signal) {
+  return run(kind, options, patternKey, signal, true);
+}
+
+function run(kind, options, patternKey, signal, compact) {
   return new Promise((resolve, reject) => {
     let request;
     try {
@@ -132,7 +149,7 @@ function runJson(kind, options, patternKey, signal) {
     }
     let task;
     try {
-      task = binding.query(kind, request.json, request.pattern, token);
+      task = binding.query(kind, request.json, request.pattern, token, compact);
     } catch (e) {
       finish(reject, e);
       return;
@@ -150,8 +167,4 @@ function runJson(kind, options, patternKey, signal) {
   });
 }
 
-function parse(buffer) {
-  return JSON.parse(buffer.toString('utf8'));
-}
-
-module.exports = { codedError, checkRegExp, runJson, runJsonSync, parse };
+module.exports = { codedError, checkRegExp, runJson, runJsonSync, runValue, runValueSync };

@@ -3,7 +3,7 @@
 // The viewer's state lives here, in JS; every operation re-reads the file
 // natively (so a change on disk is always seen) and computes the window in Rust.
 
-const { codedError, parse, runJson, runJsonSync } = require('./native.js');
+const { codedError, runValue, runValueSync } = require('./native.js');
 
 function withPath(api, path, options) {
   if (typeof path !== 'string') {
@@ -23,11 +23,11 @@ function getOutline(path, options) {
   } catch (e) {
     return Promise.reject(e);
   }
-  return runJson('getOutline', prepared.request, undefined, prepared.signal).then(parse);
+  return runValue('getOutline', prepared.request, undefined, prepared.signal);
 }
 
 function getOutlineSync(path, options) {
-  return parse(runJsonSync('getOutline', withPath('getOutline', path, options).request));
+  return runValueSync('getOutline', withPath('getOutline', path, options).request);
 }
 
 function formatOutline(result) {
@@ -35,7 +35,7 @@ function formatOutline(result) {
     throw codedError('EINVALIDOPTION', 'formatOutline: expected the result of getOutline ({ path, totalLines, items })');
   }
   // The native side takes the outline object itself as its "options".
-  return parse(runJsonSync('formatOutline', result));
+  return runValueSync('formatOutline', result);
 }
 
 const MAX_WINDOW = 1000000;
@@ -64,9 +64,11 @@ class WindowViewer {
   #run(makeRequest) {
     const next = this.#queue.then(async () => {
       const request = makeRequest();
-      const { view, currentLine } = parse(
-        await runJson('viewWindow', { cwd: this.#cwd, windowSize: this.#windowSize, ...request }),
-      );
+      const { view, currentLine } = await runValue('viewWindow', {
+        cwd: this.#cwd,
+        windowSize: this.#windowSize,
+        ...request,
+      });
       this.#file = view.path;
       this.#start = view.viewportStart;
       this.#currentLine = currentLine;

@@ -12,30 +12,60 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use napi::bindgen_prelude::{AsyncTask, Buffer, Utf16String};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint32Array, Utf16String};
 use napi::{Env, Task};
 use napi_derive::napi;
+use sfq_core::{Encoded, Format};
 
-/// What a native call produced: `json` on success, else `code` and `message`.
+/// A result in the compact transport (decoded by `lib/decode.js`; the
+/// format is documented in `sfq_core::transport`).
+#[napi(object)]
+pub struct CompactResult {
+    /// The operation stream.
+    pub ops: Uint32Array,
+    /// Numbers that do not fit in `u32`.
+    pub numbers: Float64Array,
+    /// Every distinct string, concatenated.
+    pub strings: Utf16String,
+    /// End offset of each string in `strings`.
+    pub ends: Uint32Array,
+    /// Object shapes (their keys, in order) as JSON.
+    pub shapes: String,
+}
+
+/// What a native call produced: `json` or `compact` on success, else `code`
+/// and `message`.
 #[napi(object)]
 pub struct Outcome {
     /// The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes).
     pub json: Option<Buffer>,
+    /// The result in the compact transport (when asked for).
+    pub compact: Option<CompactResult>,
     /// The error code (`EINVALIDOPTION`, `EINVALIDREGEX`, `ENOENT`, …).
     pub code: Option<String>,
     /// The error message.
     pub message: Option<String>,
 }
 
-type CoreOutcome = Result<Vec<u8>, (String, String)>;
+type CoreOutcome = Result<Encoded, (String, String)>;
 
 impl From<CoreOutcome> for Outcome {
     fn from(r: CoreOutcome) -> Outcome {
+        let empty = Outcome { json: None, compact: None, code: None, message: None };
         match r {
-            Ok(json) => Outcome { json: Some(json.into()), code: None, message: None },
-            Err((code, message)) => {
-                Outcome { json: None, code: Some(code), message: Some(message) }
+            Ok(Encoded::Json(json)) => Outcome { json: Some(json.into()), ..empty },
+            Ok(Encoded::Compact(c)) => {
+                let shapes = serde_json::to_string(&c.shapes).unwrap_or_else(|_| "[]".to_string());
+                let compact = CompactResult {
+                    ops: c.ops.into(),
+                    numbers: c.numbers.into(),
+                    strings: c.strings.into(),
+                    ends: c.ends.into(),
+                    shapes,
+                };
+                Outcome { compact: Some(compact), ..empty }
             }
+            Err((code, message)) => Outcome { code: Some(code), message: Some(message), ..empty },
         }
     }
 }
@@ -69,48 +99,73 @@ impl CancelToken {
     }
 }
 
-/// Runs the core with panics turned into `EINTERNAL`.
-fn guarded(
-    kind: &str,
-    options: &str,
-    pattern: Option<Vec<u16>>,
-    flag: Arc<AtomicBool>,
-    started: Instant,
-) -> CoreOutcome {
-    match catch_unwind(AssertUnwindSafe(|| sfq_core::query(kind, options, pattern, flag, started)))
-    {
-        Ok(Ok(json)) => Ok(json),
-        Ok(Err(e)) => Err((e.code().as_str().to_string(), e.message().to_string())),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            Err((
-                "EINTERNAL".to_string(),
-                format!("internal error in smart-file-query (please report it): {what}"),
-            ))
-        }
-    }
-}
-
-/// Runs query `kind` on the calling thread.
-#[napi]
-pub fn query_sync(kind: String, options: String, pattern: Option<Utf16String>) -> Outcome {
-    let started = Instant::now();
-    let pattern = pattern.map(|p| p.to_vec());
-    guarded(&kind, &options, pattern, Arc::new(AtomicBool::new(false)), started).into()
-}
-
-/// The work of [`query`], run on the libuv thread pool.
-pub struct QueryTask {
+/// One native call: what to run and how to hand the result back.
+struct Request {
     kind: String,
     options: String,
     pattern: Option<Vec<u16>>,
     flag: Arc<AtomicBool>,
     started: Instant,
+    format: Format,
 }
+
+impl Request {
+    fn new(
+        kind: String,
+        options: String,
+        pattern: Option<Utf16String>,
+        flag: Arc<AtomicBool>,
+        compact: Option<bool>,
+    ) -> Request {
+        let format = if compact == Some(true) { Format::Compact } else { Format::Json };
+        Request {
+            kind,
+            options,
+            pattern: pattern.map(|p| p.to_vec()),
+            flag,
+            started: Instant::now(),
+            format,
+        }
+    }
+
+    /// Runs the core with panics turned into `EINTERNAL`.
+    fn run(&mut self) -> CoreOutcome {
+        let (kind, options, pattern) = (&self.kind, &self.options, self.pattern.take());
+        let (flag, started, format) = (self.flag.clone(), self.started, self.format);
+        match catch_unwind(AssertUnwindSafe(|| {
+            sfq_core::query_encoded(kind, options, pattern, flag, started, format)
+        })) {
+            Ok(Ok(encoded)) => Ok(encoded),
+            Ok(Err(e)) => Err((e.code().as_str().to_string(), e.message().to_string())),
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err((
+                    "EINTERNAL".to_string(),
+                    format!("internal error in smart-file-query (please report it): {what}"),
+                ))
+            }
+        }
+    }
+}
+
+/// Runs query `kind` on the calling thread; `compact` asks for the compact
+/// transport instead of JSON.
+#[napi]
+pub fn query_sync(
+    kind: String,
+    options: String,
+    pattern: Option<Utf16String>,
+    compact: Option<bool>,
+) -> Outcome {
+    Request::new(kind, options, pattern, Arc::new(AtomicBool::new(false)), compact).run().into()
+}
+
+/// The work of [`query`], run on the libuv thread pool.
+pub struct QueryTask(Request);
 
 #[napi]
 impl Task for QueryTask {
@@ -118,7 +173,7 @@ impl Task for QueryTask {
     type JsValue = Outcome;
 
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(guarded(&self.kind, &self.options, self.pattern.take(), self.flag.clone(), self.started))
+        Ok(self.0.run())
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
@@ -126,21 +181,17 @@ impl Task for QueryTask {
     }
 }
 
-/// Runs query `kind` off the JS thread; `token` cancels it.
+/// Runs query `kind` off the JS thread; `token` cancels it; `compact` asks
+/// for the compact transport instead of JSON.
 #[napi]
 pub fn query(
     kind: String,
     options: String,
     pattern: Option<Utf16String>,
     token: &CancelToken,
+    compact: Option<bool>,
 ) -> AsyncTask<QueryTask> {
-    AsyncTask::new(QueryTask {
-        kind,
-        options,
-        pattern: pattern.map(|p| p.to_vec()),
-        flag: token.flag.clone(),
-        started: Instant::now(),
-    })
+    AsyncTask::new(QueryTask(Request::new(kind, options, pattern, token.flag.clone(), compact)))
 }
 
 /// Bench-only (`--features crossing-bench`): runs a query once and hands
@@ -168,12 +219,19 @@ pub fn crossing_bench_sync(
     let json = serde_json::to_vec(&out).map_err(|e| napi::Error::from_reason(e.to_string()))?;
     let serialise_ms = ms(t);
     let t = Instant::now();
+    let compact = sfq_core::transport::to_compact(&out)
+        .map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    let compact_ms = ms(t);
+    let t = Instant::now();
     let objects = env.to_js_value(&out)?;
     let build_ms = ms(t);
     let mut o = napi::bindgen_prelude::Object::new(&env)?;
     o.set("searchMs", search_ms)?;
     o.set("serialiseMs", serialise_ms)?;
     o.set("buildMs", build_ms)?;
+    o.set("compactMs", compact_ms)?;
+    let compact: Outcome = Ok(Encoded::Compact(compact)).into();
+    o.set("compact", compact.compact)?;
     o.set("json", Buffer::from(json))?;
     o.set("objects", objects)?;
     Ok(o)

@@ -21,6 +21,7 @@ pub mod scan;
 pub mod search;
 pub mod smart_file_query;
 pub mod text;
+pub mod transport;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -58,9 +59,49 @@ pub fn query(
     aborted: Arc<AtomicBool>,
     started: Instant,
 ) -> Result<Vec<u8>> {
+    match query_encoded(kind, options, pattern, aborted, started, Format::Json)? {
+        Encoded::Json(bytes) => Ok(bytes),
+        Encoded::Compact(_) => unreachable!("asked for JSON"),
+    }
+}
+
+/// How a result is handed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Minified JSON with `JSON.stringify`'s exact bytes (the CLI's output).
+    Json,
+    /// The compact transport (see [`transport`]), cheaper for JS to rebuild.
+    Compact,
+}
+
+/// A serialised result.
+#[derive(Debug)]
+pub enum Encoded {
+    /// JSON bytes.
+    Json(Vec<u8>),
+    /// The compact form.
+    Compact(transport::Compact),
+}
+
+/// [`query`] with the result serialised in `format`.
+pub fn query_encoded(
+    kind: &str,
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    aborted: Arc<AtomicBool>,
+    started: Instant,
+    format: Format,
+) -> Result<Encoded> {
     let output = query_output(kind, options, pattern, aborted, started)?;
-    serde_json::to_vec(&output)
-        .map_err(|e| Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}")))
+    let internal = |e: &dyn std::fmt::Display| {
+        Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}"))
+    };
+    Ok(match format {
+        Format::Json => Encoded::Json(serde_json::to_vec(&output).map_err(|e| internal(&e))?),
+        Format::Compact => {
+            Encoded::Compact(transport::to_compact(&output).map_err(|e| internal(&e))?)
+        }
+    })
 }
 
 /// [`query`] without the serialisation: the typed result.
