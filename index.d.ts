@@ -239,3 +239,36 @@ export declare class WindowViewer {
 
 /** A new, independent {@link WindowViewer} (default window: 100 lines). */
 export declare function createWindowViewer(windowSize?: number, options?: { cwd?: string }): WindowViewer;
+
+/** Options of {@link findFiles} (seed 002). */
+export interface FindFilesOptions {
+  /** Glob (picomatch meaning, dotfiles matched); without `/` it matches names at any depth (`*.ts`). Required. */
+  pattern: string;
+  /** Directory to search, inside `cwd`. Default: `cwd` itself. Paths returned stay relative to `cwd`. */
+  path?: string;
+  /** At most this many entries, the first in path order (1–10000000). Default 100. */
+  maxResults?: number;
+  /** Root directory. Default `process.cwd()`. */
+  cwd?: string;
+  /** Reject with `ETIMEOUT` after this many milliseconds. */
+  timeoutMs?: number;
+  /** Worker threads (1–256). */
+  threads?: number;
+}
+
+/** An entry {@link findFiles} found. */
+export interface FoundFile {
+  /** Root-relative POSIX path. */
+  path: string;
+  type: 'file' | 'dir';
+  /** Size in bytes (files only). */
+  size?: number;
+}
+
+/**
+ * Files and directories whose path matches a glob, `.gitignore` respected and
+ * `node_modules`, `.git`, `dist`, `build`, `.next` always skipped; in path order.
+ */
+export declare function findFiles(options: FindFilesOptions, signal?: AbortSignal): Promise<FoundFile[]>;
+/** {@link findFiles} on the calling thread. */
+export declare function findFilesSync(options: FindFilesOptions): FoundFile[];

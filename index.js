@@ -17,8 +17,18 @@ function smartFileQuerySync(options) {
   return runValueSync('smartFileQuery', options, 'regex');
 }
 
+function findFiles(options, signal) {
+  return runValue('findFiles', options, undefined, signal);
+}
+
+function findFilesSync(options) {
+  return runValueSync('findFiles', options);
+}
+
 exports.smartFileQuery = smartFileQuery;
 exports.smartFileQuerySync = smartFileQuerySync;
+exports.findFiles = findFiles;
+exports.findFilesSync = findFilesSync;
 
 const outline = require('./lib/outline.js');
 

@@ -2,6 +2,9 @@
 // typecheck): what an agent author writes in TypeScript must compile, and
 // misuse must not. Never executed.
 import {
+  findFiles,
+  findFilesSync,
+  type FoundFile,
   smartFileQuery,
   smartFileQuerySync,
   type SmartFileQueryError,
@@ -51,6 +54,9 @@ async function usage(): Promise<void> {
     const err = e as SmartFileQueryError;
     if (err.code === 'EINVALIDREGEX') console.error(err.message);
   }
+  const found: FoundFile[] = await findFiles({ pattern: '*.ts', path: 'src', maxResults: 10 }, ac.signal);
+  const kinds: Array<'file' | 'dir'> = findFilesSync({ pattern: '**/*.md' }).map((f) => f.type);
+  void [found, kinds];
   // @ts-expect-error regex is required
   smartFileQuerySync({ flags: 'i' });
   // @ts-expect-error contextLines is a number

@@ -34,18 +34,32 @@ const TOOLS = opt('tools', 'addon,cli,rg-json,rg,node').split(',');
 // searched (git lists them), the same 256 KiB size cap, two context lines.
 const RG_COMMON = ['--hidden', '--max-filesize', '256K', '-n', '-C', '2'];
 
+// File listing only: the addon's findFiles('**/*') (files and directories),
+// `rg --files`, and the pure-Node implementation's candidate listing
+// (git ls-files + picomatch); the CLI and rg --json have no listing mode.
+const LIST = {
+  id: 'list',
+  name: 'file listing only',
+  find: { pattern: '**/*', maxResults: 10000000 },
+  rg: ['--files'],
+  node: ['--files'],
+  tools: ['addon', 'rg', 'node'],
+};
+
 const WORKLOADS = {
   linux: [
     { id: 'rare', name: 'rare identifier', options: { regex: 'sched_clock_register' }, rg: ['sched_clock_register'] },
     { id: 'common', name: 'common word, maxMatches 100000', options: { regex: 'return', maxMatches: 100000 }, rg: ['return'] },
     { id: 'todo', name: 'TODO|FIXME|HACK, i', options: { regex: 'TODO|FIXME|HACK', flags: 'i', maxMatches: 100000 }, rg: ['-i', 'TODO|FIXME|HACK'] },
     { id: 'glob', name: 'glob-scoped (fs/**/*.c)', options: { regex: 'inode', glob: 'fs/**/*.c', maxMatches: 100000 }, rg: ['-g', 'fs/**/*.c', 'inode'] },
+    LIST,
   ],
   generated: [
     { id: 'rare', name: 'rare identifier', options: { regex: 'handler_4242' }, rg: ['handler_4242'] },
     { id: 'common', name: 'common word, maxMatches 100000', options: { regex: 'value', maxMatches: 100000 }, rg: ['value'] },
     { id: 'todo', name: 'TODO|FIXME|HACK, i', options: { regex: 'TODO|FIXME|HACK', flags: 'i', maxMatches: 100000 }, rg: ['-i', 'TODO|FIXME|HACK'] },
     { id: 'glob', name: 'glob-scoped (pkg1*/**/*.ts)', options: { regex: 'async', glob: 'pkg1*/**/*.ts', maxMatches: 100000 }, rg: ['-g', 'pkg1*/**/*.ts', 'async'] },
+    LIST,
   ],
 };
 
@@ -97,14 +111,17 @@ async function main() {
       startup.push(measure(cwd, [process.execPath, '-e', '0']));
       for (const w of workloads) {
         // Rotate the tool order each run so no tool always runs first.
-        const order = TOOLS.map((_, i) => TOOLS[(i + run) % TOOLS.length]);
+        const tools = TOOLS.filter((t) => !w.tools || w.tools.includes(t));
+        const order = tools.map((_, i) => tools[(i + run) % tools.length]);
         for (const tool of order) {
           let m;
-          if (tool === 'addon') m = await worker.run({ tool: 'addon', cwd, options: w.options });
-          else if (tool === 'rg-json') m = await worker.run({ tool: 'rg-json', cwd, args: [...RG_COMMON, ...w.rg] });
-          else if (tool === 'rg') m = measure(cwd, ['rg', ...RG_COMMON, ...w.rg]);
+          const rgArgs = w.find ? ['--hidden', ...w.rg] : [...RG_COMMON, ...w.rg];
+          const nodeArgs = w.node ?? cliArgs(w.options);
+          if (tool === 'addon') m = await worker.run({ tool: 'addon', cwd, options: w.options, find: w.find });
+          else if (tool === 'rg-json') m = await worker.run({ tool: 'rg-json', cwd, args: rgArgs });
+          else if (tool === 'rg') m = measure(cwd, ['rg', ...rgArgs]);
           else if (tool === 'cli') m = measure(cwd, [process.execPath, join(ROOT, 'bin/smart-file-query.mjs'), ...cliArgs(w.options)]);
-          else if (tool === 'node') m = measure(cwd, [process.execPath, join(ROOT, '__tests__/oracle/seed000.mjs'), ...cliArgs(w.options)]);
+          else if (tool === 'node') m = measure(cwd, [process.execPath, join(ROOT, '__tests__/oracle/seed000.mjs'), ...nodeArgs]);
           ((samples[w.id] ??= {})[tool] ??= []).push(m);
           process.stderr.write(`${corpusName} ${w.id} ${tool} run ${run + 1}: ${m.wall.toFixed(3)} s\n`);
         }

@@ -2,6 +2,7 @@
 // requests it reads on stdin (one JSON object per line) and answers each
 // with one JSON line: wall and CPU seconds, peak RSS and a result size.
 //   {tool: 'addon', cwd, options}          await smartFileQuery({...options, cwd})
+//   {tool: 'addon', cwd, find}             await findFiles({...find, cwd})
 //   {tool: 'rg-json', cwd, args}           spawn `rg --json …`, parse every event (what the seeds' wrappers did)
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
-const { smartFileQuery } = require('../index.js');
+const { findFiles, smartFileQuery } = require('../index.js');
 
 /** Resets the kernel's peak-RSS counter of this process (VmHWM). */
 function resetPeak() {
@@ -59,7 +60,9 @@ for await (const line of rl) {
   const child0 = childCpu();
   const t0 = performance.now();
   let size;
-  if (req.tool === 'addon') {
+  if (req.tool === 'addon' && req.find) {
+    size = (await findFiles({ ...req.find, cwd: req.cwd })).length;
+  } else if (req.tool === 'addon') {
     const r = await smartFileQuery({ ...req.options, cwd: req.cwd });
     size = r.aggregate.totalMatches;
   } else {

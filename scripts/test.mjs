@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order.
 //  1. cargo test --workspace        the Rust core's unit and differential tests
+//     (+ sfq-outline with every grammar feature)
 //  2. napi build (release)          the addon the JS tests load (+ napi artifacts into npm/)
 //  3. generated-file drift check    binding.js / binding.d.ts must be committed as built
 //  4. tsc --noEmit                  index.d.ts + the typed usage file
@@ -23,6 +24,8 @@ function step(title, cmd, args) {
 }
 
 step('cargo tests', 'cargo', ['test', '--workspace', '--locked']);
+// The six outline grammars behind a cargo feature are tested too (golden samples).
+step('outline, every language', 'cargo', ['test', '--locked', '-p', 'sfq-outline', '--features', 'all-languages']);
 step('build addon', bin('napi'), ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts']);
 step('fill npm/linux-x64-gnu', bin('napi'), ['artifacts', '-o', '.']);
 if (existsSync(join(root, '.git'))) {

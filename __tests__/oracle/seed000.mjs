@@ -208,6 +208,12 @@ export function smartFileQueryReference(options) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs, USAGE } = await import('../../lib/args.mjs');
   try {
+    if (process.argv[2] === '--files') {
+      // Listing only (the benchmark's "file listing" workload): the candidates, one per line.
+      const exclude = picomatch(DEFAULT_IGNORE, { dot: true });
+      process.stdout.write(listCandidates(process.cwd()).filter((c) => !exclude(c.rel)).map((c) => `${c.rel}\n`).join(''));
+      process.exit(0);
+    }
     const parsed = parseArgs(process.argv.slice(2));
     if (parsed.help) {
       process.stdout.write(USAGE);

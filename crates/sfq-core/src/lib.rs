@@ -12,6 +12,7 @@ pub mod cancel;
 pub mod discovery;
 pub mod error;
 pub mod failpoint;
+pub mod find_files;
 pub mod jsstr;
 pub mod matcher;
 pub mod options;
@@ -31,7 +32,8 @@ pub use cancel::Cancel;
 pub use error::{Error, ErrorCode, Result};
 
 /// The APIs [`query`] serves, by the name the JS wrapper passes.
-pub const QUERY_KINDS: &[&str] = &["smartFileQuery", "getOutline", "formatOutline", "viewWindow"];
+pub const QUERY_KINDS: &[&str] =
+    &["smartFileQuery", "findFiles", "getOutline", "formatOutline", "viewWindow"];
 
 /// What a query produced, ready to serialise (to JSON bytes by [`query`]).
 #[derive(Debug, serde::Serialize)]
@@ -45,6 +47,8 @@ pub enum Output {
     Text(String),
     /// A viewer window.
     View(outline::ViewResult),
+    /// `findFiles`' entries.
+    Found(Vec<find_files::Found>),
 }
 
 /// Runs the API `kind` with the JSON `options` and returns its result as
@@ -124,6 +128,12 @@ pub fn query_output(
             let cancel = cancel.with_timeout(config.timeout_ms);
             cancel.check()?;
             Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?))
+        }
+        "findFiles" => {
+            let raw = options::RawOptions::parse("findFiles", options, find_files::OPTION_NAMES)?;
+            let cancel =
+                cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
+            Ok(Output::Found(find_files::run(&raw, &cancel)?))
         }
         "getOutline" => {
             let raw =

@@ -1,0 +1,90 @@
+//! `findFiles` (seed 002): files and directories whose path matches a glob,
+//! `.gitignore` respected, seed 002's always-ignored directories skipped.
+
+use serde::Serialize;
+use sfq_walk::discovery::{EntryKind, WalkConfig, walk};
+use sfq_walk::glob::GlobSet;
+
+use crate::cancel::Cancel;
+use crate::discovery::glob_set;
+use crate::error::{Error, ErrorCode, Result};
+use crate::options::RawOptions;
+use crate::paths::{resolve_inside, resolve_root};
+
+/// Options of `findFiles`.
+pub const OPTION_NAMES: &[&str] = &["pattern", "path", "maxResults", "cwd", "timeoutMs", "threads"];
+/// Directories seed 002 always skips (its fallback list), at any depth.
+pub const ALWAYS_IGNORED: &[&str] = &["node_modules", ".git", "dist", "build", ".next"];
+/// Default `maxResults`.
+pub const DEFAULT_MAX_RESULTS: u64 = 100;
+
+/// One entry found.
+#[derive(Debug, Serialize)]
+pub struct Found {
+    /// Root-relative POSIX path.
+    pub path: String,
+    /// `file` or `dir`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Size in bytes (files only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+}
+
+/// Runs `findFiles`: the first `maxResults` matches in path order.
+pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
+    let pattern = raw
+        .string("pattern")?
+        .ok_or_else(|| Error::invalid_option("findFiles: option 'pattern' is required (a glob such as \"*.ts\" or \"src/**/*.test.js\")"))?;
+    let max = raw.int("maxResults", 1, 10_000_000)?.unwrap_or(DEFAULT_MAX_RESULTS) as usize;
+    let threads =
+        raw.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize);
+    let root = resolve_root(raw.string("cwd")?.as_deref())?;
+    // `path` scopes the walk to a directory inside the root.
+    let (base, prefix) = match raw.string("path")?.filter(|p| !p.is_empty() && p != ".") {
+        Some(p) => {
+            let (abs, rel) = resolve_inside(&root, &p)?;
+            if !abs.is_dir() {
+                return Err(Error::new(
+                    ErrorCode::Io("ENOTDIR"),
+                    format!("ENOTDIR: '{p}' is not a directory"),
+                ));
+            }
+            let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
+            (abs, prefix)
+        }
+        None => (root.clone(), String::new()),
+    };
+    // A pattern without `/` matches the name at any depth (seed 002's "*.ts").
+    let basename = !pattern.contains('/');
+    let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
+    let config = WalkConfig::builder(&base)
+        .prune_dirs(ALWAYS_IGNORED.iter().copied())
+        .dirs(true)
+        .threads(threads)
+        .build()
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("invalid walk configuration: {e}")))?;
+    let listing = walk(&config, &|| cancel.is_cancelled()).map_err(|e| {
+        cancel.check().err().unwrap_or_else(|| Error::new(ErrorCode::Io("EWALK"), e.to_string()))
+    })?;
+    cancel.check()?;
+    let mut found = Vec::new();
+    for e in listing.entries {
+        if e.missing.is_some() {
+            continue; // tracked but deleted: nothing to find on disk
+        }
+        let path = format!("{prefix}{}", e.path);
+        if !globs.is_match(&path) {
+            continue;
+        }
+        let (kind, size) = match e.kind {
+            EntryKind::File => ("file", e.size),
+            _ => ("dir", None),
+        };
+        found.push(Found { path, kind, size });
+        if found.len() == max {
+            break;
+        }
+    }
+    Ok(found)
+}
