@@ -185,10 +185,21 @@ describe('limits', () => {
     rmSync(d, { recursive: true, force: true });
   });
 
-  it('ends a catastrophic pattern with regexBudgetExceeded and keeps going', () => {
+  it('runs the classic catastrophic pattern in linear time on the fast path', () => {
     const d = makeTree({ 'evil.txt': `${'a'.repeat(40)}b\n`, 'fine.txt': 'aaaa\n' });
     const t0 = Date.now();
     const r = smartFileQuerySync({ cwd: d, regex: '^(a+)+$' });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.skipped).toEqual([]);
+    expect(r.results.map((f) => f.path)).toEqual(['fine.txt']);
+    rmSync(d, { recursive: true, force: true });
+  });
+
+  it('ends a catastrophic pattern on the exact engine with regexBudgetExceeded and keeps going', () => {
+    // The lookahead keeps it off the fast path: exponential backtracking, bounded by the budget.
+    const d = makeTree({ 'evil.txt': `${'a'.repeat(40)}b\n`, 'fine.txt': 'aaaa\n' });
+    const t0 = Date.now();
+    const r = smartFileQuerySync({ cwd: d, regex: '^(?=(a+)+$)' });
     expect(Date.now() - t0).toBeLessThan(20_000);
     expect(r.skipped).toEqual([{ path: 'evil.txt', reason: 'regexBudgetExceeded' }]);
     expect(r.results.map((f) => f.path)).toEqual(['fine.txt']);

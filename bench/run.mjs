@@ -97,7 +97,9 @@ async function main() {
   const version = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0];
   const machine = `${cpus().length} × ${cpus()[0].model}, ${process.platform} ${process.arch}, Node ${process.version}, ${version('rg', ['--version'])}`;
   const results = { machine, runs: RUNS, corpora: {} };
-  const worker = new Worker();
+  // One warm process per in-process tool, so that one's heap does not weigh
+  // on the other's time or peak RSS.
+  const workers = { addon: new Worker(), 'rg-json': new Worker() };
   const startup = [];
   for (const corpusName of CORPORA) {
     const cwd = corpusName === 'linux' ? linuxCorpus() : generatedCorpus();
@@ -117,8 +119,8 @@ async function main() {
           let m;
           const rgArgs = w.find ? ['--hidden', ...w.rg] : [...RG_COMMON, ...w.rg];
           const nodeArgs = w.node ?? cliArgs(w.options);
-          if (tool === 'addon') m = await worker.run({ tool: 'addon', cwd, options: w.options, find: w.find });
-          else if (tool === 'rg-json') m = await worker.run({ tool: 'rg-json', cwd, args: rgArgs });
+          if (tool === 'addon') m = await workers.addon.run({ tool: 'addon', cwd, options: w.options, find: w.find });
+          else if (tool === 'rg-json') m = await workers['rg-json'].run({ tool: 'rg-json', cwd, args: rgArgs });
           else if (tool === 'rg') m = measure(cwd, ['rg', ...rgArgs]);
           else if (tool === 'cli') m = measure(cwd, [process.execPath, join(ROOT, 'bin/smart-file-query.mjs'), ...cliArgs(w.options)]);
           else if (tool === 'node') m = measure(cwd, [process.execPath, join(ROOT, '__tests__/oracle/seed000.mjs'), ...nodeArgs]);
@@ -129,7 +131,7 @@ async function main() {
     }
     results.corpora[corpusName] = { path: cwd, files, bytes, workloads: workloads.map((w) => ({ ...w, samples: samples[w.id] })) };
   }
-  worker.close();
+  for (const w of Object.values(workers)) w.close();
   results.nodeStartup = median(startup.map((s) => s.wall));
   mkdirSync(join(HERE, 'results'), { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
