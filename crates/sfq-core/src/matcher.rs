@@ -8,16 +8,19 @@
 //! the `regex` crate, when one is provably identical) finds candidates in a
 //! whole buffer and decides the lines it is sure about.
 
+use sfq_fast::{Cache, FastRegex, Scope};
 use sfq_regex::{Budget, Regex};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::jsstr::JsStr;
-use crate::search::LineMatch;
+use crate::search::{LineMatch, Mode};
 
 /// A compiled search pattern.
 #[derive(Debug)]
 pub struct Matcher {
     regex: Regex,
+    /// The fast path for the search mode.
+    fast: FastRegex,
     /// `u` or `v`: a zero-length match advances by a code point, not a code unit.
     full_unicode: bool,
 }
@@ -37,9 +40,10 @@ pub fn budget_for(text_len: usize) -> u64 {
 }
 
 impl Matcher {
-    /// Compiles `pattern` with `flags` as `new RegExp(pattern, flags)`; the
-    /// sticky flag is refused because a search cannot honour it.
-    pub fn new(pattern: &[u16], flags: &str) -> Result<Matcher> {
+    /// Compiles `pattern` with `flags` as `new RegExp(pattern, flags)` for a
+    /// search in `mode`; the sticky flag is refused because a search cannot
+    /// honour it.
+    pub fn new(pattern: &[u16], flags: &str, mode: Mode) -> Result<Matcher> {
         let regex = Regex::new(pattern, flags)
             .map_err(|e| Error::new(ErrorCode::InvalidRegex, e.to_string()))?;
         let f = regex.flags();
@@ -51,7 +55,12 @@ impl Matcher {
                 ),
             ));
         }
-        Ok(Matcher { regex, full_unicode: f.unicode || f.unicode_sets })
+        let scope = match mode {
+            Mode::Lines => Scope::Lines,
+            Mode::Whole => Scope::Whole,
+        };
+        let fast = FastRegex::new(regex.ast(), scope);
+        Ok(Matcher { regex, fast, full_unicode: f.unicode || f.unicode_sets })
     }
 
     /// A search over one file of `len` units, with that file's budget.
@@ -65,47 +74,70 @@ impl Matcher {
         LineSearch {
             matcher: self,
             budget: Budget::new(budget_for(len)).with_check(1 << 16, cancelled),
+            cache: self.fast.create_cache(),
         }
     }
 
+    /// Whether a whole text may hold a match at all (the prefilter's verdict;
+    /// `false` lets a file be skipped before converting it for the exact
+    /// engine).
+    pub fn whole_may_match(&self, text: &str) -> bool {
+        self.fast.next_candidate(text, 0).is_some()
+    }
+
     /// Whether a whole text must be searched by the exact engine (in UTF-16).
-    pub fn whole_needs_exact(&self, _text: &str) -> bool {
-        true
+    pub fn whole_needs_exact(&self, text: &str) -> bool {
+        self.fast.needs_exact(text)
     }
 }
 
-/// One file's search: the matcher and the file's work budget.
+/// One file's search: the matcher, the file's work budget and the fast
+/// path's scratch space.
 pub struct LineSearch<'a> {
     matcher: &'a Matcher,
     budget: Budget<'a>,
+    cache: Cache,
 }
 
 impl LineSearch<'_> {
     /// The byte offset of the next place at or after `from` (a line start)
     /// where a match may start; lines before it hold no match.
     pub fn next_candidate(&mut self, text: &str, from: usize) -> Option<usize> {
-        (from < text.len()).then_some(from)
+        if from >= text.len() {
+            return None;
+        }
+        self.matcher.fast.next_candidate_with(&mut self.cache, text, from)
     }
 
-    /// Every match in one line (a JS string of its own), in order.
+    /// Every match in one line (a JS string of its own), in order: on the
+    /// fast path when it is exact for this line, else on the exact engine.
     pub fn line_matches(
         &mut self,
         line: &str,
         f: &mut dyn FnMut(LineMatch) -> bool,
     ) -> std::result::Result<(), BudgetExceeded> {
+        let fast = &self.matcher.fast;
+        if !fast.needs_exact(line) {
+            fast.for_each_match_with(&mut self.cache, line, |start, end| {
+                f(LineMatch::Utf8 { start, end })
+            });
+            return Ok(());
+        }
         let units: Vec<u16> = line.encode_utf16().collect();
         self.exact_utf16(&units, &mut |start, end, column| {
             f(LineMatch::Utf16 { column, text: JsStr::from_utf16(&units[start..end]) })
         })
     }
 
-    /// Every match in a whole UTF-8 text, as byte offsets (fast path only).
+    /// Every match in a whole UTF-8 text, as byte offsets, on the fast path
+    /// (the caller checked [`Matcher::whole_needs_exact`]).
     pub fn whole_matches(
         &mut self,
-        _text: &str,
-        _f: &mut dyn FnMut(usize, usize) -> bool,
+        text: &str,
+        f: &mut dyn FnMut(usize, usize) -> bool,
     ) -> std::result::Result<(), BudgetExceeded> {
-        unreachable!("whole_needs_exact() is true for every text until the fast path exists")
+        self.matcher.fast.for_each_match_with(&mut self.cache, text, f);
+        Ok(())
     }
 
     /// The exact engine's global-exec loop over `units`: `f(start, end,

@@ -111,7 +111,9 @@ impl SfqConfig {
             },
         };
         let flags = raw.string("flags")?.unwrap_or_default();
-        let matcher = Matcher::new(&regex, &flags)?;
+        let multiline = raw.bool("multiline")?.unwrap_or(false);
+        let matcher =
+            Matcher::new(&regex, &flags, if multiline { Mode::Whole } else { Mode::Lines })?;
         let mut glob = non_empty(raw.string_list("glob")?);
         if glob.is_empty() {
             glob.push(DEFAULT_GLOB.to_string());
@@ -139,7 +141,7 @@ impl SfqConfig {
             max_file_size_kb: raw.int("maxFileSizeKB", 1, MAX_FILE_SIZE_KB)?.unwrap_or(256),
             max_matches: raw.int("maxMatches", 1, MAX_MATCHES)?.unwrap_or(500),
             encoding,
-            multiline: raw.bool("multiline")?.unwrap_or(false),
+            multiline,
             root,
             threads: raw
                 .int("threads", 1, MAX_THREADS)?

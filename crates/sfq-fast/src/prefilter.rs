@@ -1,0 +1,246 @@
+//! The superset prefilter: a `regex-automata` regex that matches wherever JavaScript could,
+//! searched over a whole file, optionally behind a required-literal scan.
+//!
+//! When the regex's own prefix literals are weak but some part of a top-level
+//! concatenation has strong literals (`\w+Error\b` has "Error", `^\s*#include\s*<` has
+//! "#include"), the search looks for those literals at memchr/Teddy speed and runs the
+//! regex only on the line around each occurrence (ripgrep's inner-literal trick). When
+//! every match starts with a non-ASCII character (`[^\x00-\x7F]+`), the scan is for bytes
+//! 0x80 and above, eight at a time; when every match is long (`^.{120,}$`), for lines that
+//! long. Lines scope only: there, superset matches never contain `\n`.
+
+use regex_automata::util::prefilter::Prefilter as Literals;
+use regex_automata::{Input, MatchKind, Span, meta};
+use regex_syntax::hir::literal::{Extractor, Seq};
+use regex_syntax::hir::{Hir, HirKind};
+
+use crate::{Scope, ascii};
+
+/// What to look for before running the regex on a line (Lines scope).
+#[derive(Debug)]
+enum Scan {
+    /// Literals one of which every superset match contains.
+    Literals(Literals),
+    /// Every superset match starts with a non-ASCII character (`[^\x00-\x7F]+`, `[α-ω]`):
+    /// a byte 0x80 or above, found eight bytes at a time.
+    NonAscii,
+    /// Every superset match is at least this many bytes long (`^.{120,}$`): only lines
+    /// that long can hold one (found with memchr), where a counting regex is slow.
+    MinLength(usize),
+}
+
+impl Scan {
+    /// Where the next occurrence starts in `from..end`.
+    fn find(&self, bytes: &[u8], from: usize, end: usize) -> Option<usize> {
+        match self {
+            Scan::Literals(lits) => lits.find(bytes, Span { start: from, end }).map(|s| s.start),
+            Scan::NonAscii => ascii::find_non_ascii(&bytes[..end], from, |_| true),
+            Scan::MinLength(n) => {
+                let mut start = from;
+                while start <= end {
+                    let stop = memchr::memchr(b'\n', &bytes[start..end]).map_or(end, |i| start + i);
+                    if stop - start >= *n {
+                        return Some(start);
+                    }
+                    start = stop + 1;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// The superset regex with its literal scan.
+#[derive(Debug)]
+pub(crate) struct Prefilter {
+    pub regex: meta::Regex,
+    /// Lines scope: what every superset match holds, found before the regex runs.
+    inner: Option<Scan>,
+    /// The superset matches the empty string: every position is a candidate.
+    nullable: bool,
+}
+
+impl Prefilter {
+    /// Builds the prefilter for `hir`, a superset translation in `scope`; `None` if it
+    /// exceeds the size limits.
+    pub fn new(hir: &Hir, scope: Scope) -> Option<Prefilter> {
+        let regex = crate::build(hir)?;
+        let nullable = hir.properties().minimum_len() == Some(0);
+        let inner = if scope == Scope::Lines && !nullable { scan(hir) } else { None };
+        Some(Prefilter { regex, inner, nullable })
+    }
+
+    /// Whether the superset matches empty, so that every position is a candidate.
+    pub fn is_nullable(&self) -> bool {
+        self.nullable
+    }
+
+    /// Whether a literal, non-ASCII or line-length scan runs before the regex.
+    pub fn has_line_scan(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// The start of the first superset match starting in `from..=end` and ending by `end`,
+    /// where `end` is the text's length or (Lines scope) the offset of a `\n`, which no
+    /// match crosses, or a position whose line the caller accounts for anyway.
+    pub fn find(
+        &self,
+        mut cache: Option<&mut meta::Cache>,
+        text: &str,
+        from: usize,
+        end: usize,
+    ) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let end = end.min(bytes.len());
+        if from > end {
+            return None;
+        }
+        if self.nullable {
+            return Some(from);
+        }
+        let Some(scan) = &self.inner else {
+            let input = Input::new(text).range(from..end);
+            return crate::search(&self.regex, &mut cache, &input).map(|m| m.start());
+        };
+        let mut pos = from;
+        while pos <= end {
+            let q = scan.find(bytes, pos, end)?;
+            let start = memchr::memrchr(b'\n', &bytes[pos..q]).map_or(pos, |i| pos + i + 1);
+            let stop = memchr::memchr(b'\n', &bytes[q..end]).map_or(end, |i| q + i);
+            let input = Input::new(text).range(start..stop);
+            if let Some(m) = crate::search(&self.regex, &mut cache, &input) {
+                return Some(m.start());
+            }
+            pos = stop + 1;
+        }
+        None
+    }
+}
+
+/// What to scan for before running the regex on a line, when that is clearly better than
+/// the prefix literals the regex uses by itself: the prefix literals of one part of a
+/// top-level concatenation, or non-ASCII bytes when every match starts with one.
+fn scan(hir: &Hir) -> Option<Scan> {
+    let whole = quality(&prefixes(hir));
+    if let Some(lits) = inner_literals(hir, whole) {
+        return Some(Scan::Literals(lits));
+    }
+    if whole.is_some() {
+        return None;
+    }
+    if starts_non_ascii(hir) {
+        return Some(Scan::NonAscii);
+    }
+    hir.properties().minimum_len().filter(|&n| n >= MIN_LINE_LENGTH).map(Scan::MinLength)
+}
+
+/// The shortest match (in bytes) worth a line-length scan: below it most lines qualify.
+const MIN_LINE_LENGTH: usize = 40;
+
+/// Literals one of which occurs in every match of `hir` (the prefix literals of a part of
+/// a top-level concatenation), when better than `whole`, the prefix literals' quality.
+fn inner_literals(hir: &Hir, whole: Option<Quality>) -> Option<Literals> {
+    let parts: &[Hir] = match hir.kind() {
+        HirKind::Concat(parts) => parts,
+        _ => return None,
+    };
+    let mut best: Option<(Quality, Seq)> = None;
+    for part in parts.iter().skip(1) {
+        let seq = prefixes(part);
+        let Some(q) = quality(&seq) else { continue };
+        if best.as_ref().is_none_or(|(b, _)| q > *b) {
+            best = Some((q, seq));
+        }
+    }
+    let (q, seq) = best?;
+    if whole.is_some_and(|w| w >= q) || q.min_len < 3 {
+        return None;
+    }
+    let lits: Vec<&[u8]> = seq.literals()?.iter().map(|l| l.as_bytes()).collect();
+    Literals::new(MatchKind::LeftmostFirst, &lits).filter(Literals::is_fast)
+}
+
+/// Whether every match of `hir` starts with a non-ASCII character.
+fn starts_non_ascii(hir: &Hir) -> bool {
+    let first = first_chars(hir);
+    !first.nullable && first.ascii == Some(false)
+}
+
+/// What the first character of a match can be.
+struct First {
+    /// Whether a match can be empty (then nothing is known).
+    nullable: bool,
+    /// Whether the first character can be ASCII (`None`: no first character seen yet).
+    ascii: Option<bool>,
+}
+
+fn first_chars(hir: &Hir) -> First {
+    let or = |a: Option<bool>, b: Option<bool>| match (a, b) {
+        (Some(x), Some(y)) => Some(x || y),
+        (x, None) | (None, x) => x,
+    };
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => First { nullable: true, ascii: None },
+        HirKind::Literal(lit) => match lit.0.first() {
+            Some(&b) => First { nullable: false, ascii: Some(b < 0x80) },
+            None => First { nullable: true, ascii: None },
+        },
+        HirKind::Class(regex_syntax::hir::Class::Unicode(c)) => First {
+            nullable: false,
+            ascii: Some(c.ranges().first().is_some_and(|r| (r.start() as u32) < 0x80)),
+        },
+        HirKind::Class(regex_syntax::hir::Class::Bytes(c)) => First {
+            nullable: false,
+            ascii: Some(c.ranges().first().is_some_and(|r| r.start() < 0x80)),
+        },
+        HirKind::Repetition(r) => {
+            let f = first_chars(&r.sub);
+            First { nullable: f.nullable || r.min == 0, ascii: f.ascii }
+        }
+        HirKind::Capture(c) => first_chars(&c.sub),
+        HirKind::Concat(parts) => {
+            let mut acc = First { nullable: true, ascii: None };
+            for p in parts {
+                let f = first_chars(p);
+                acc.ascii = or(acc.ascii, f.ascii);
+                if !f.nullable {
+                    acc.nullable = false;
+                    break;
+                }
+            }
+            acc
+        }
+        HirKind::Alternation(alts) => {
+            let mut acc = First { nullable: false, ascii: None };
+            for a in alts {
+                let f = first_chars(a);
+                acc.ascii = or(acc.ascii, f.ascii);
+                acc.nullable |= f.nullable;
+            }
+            acc
+        }
+    }
+}
+
+fn prefixes(hir: &Hir) -> Seq {
+    let mut seq = Extractor::new().extract(hir);
+    seq.optimize_for_prefix_by_preference();
+    seq
+}
+
+/// How good a literal set is for a scan: longer shortest literal first, then fewer
+/// literals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Quality {
+    min_len: usize,
+    fewness: std::cmp::Reverse<usize>,
+}
+
+fn quality(seq: &Seq) -> Option<Quality> {
+    let lits = seq.literals()?;
+    let min_len = seq.min_literal_len()?;
+    if lits.is_empty() || min_len == 0 || lits.len() > 64 {
+        return None;
+    }
+    Some(Quality { min_len: min_len.min(8), fewness: std::cmp::Reverse(lits.len()) })
+}
