@@ -116,7 +116,7 @@ impl Serializer {
             match self.interned.get(v) {
                 Some(&i) => i,
                 None => {
-                    let i = self.push_string(v.encode_utf16());
+                    let i = self.push_str(v);
                     self.interned.insert(v.into(), i);
                     i
                 }
@@ -126,7 +126,7 @@ impl Serializer {
             match self.by_address.get(&key) {
                 Some(&i) => i,
                 None => {
-                    let i = self.push_string(v.encode_utf16());
+                    let i = self.push_str(v);
                     self.by_address.insert(key, i);
                     i
                 }
@@ -152,6 +152,18 @@ impl Serializer {
         self.out.strings.extend(units);
         self.out.ends.push(self.out.strings.len() as u32);
         i
+    }
+
+    fn push_str(&mut self, v: &str) -> u32 {
+        if v.is_ascii() {
+            // One unit per byte: a plain widening copy the compiler vectorises.
+            let i = self.out.ends.len() as u32;
+            self.out.strings.extend(v.bytes().map(u16::from));
+            self.out.ends.push(self.out.strings.len() as u32);
+            i
+        } else {
+            self.push_string(v.encode_utf16())
+        }
     }
 
     /// The id of the shape made of the keys on the stack from `from`, which
