@@ -11,7 +11,8 @@
 //! and every line is searched with the global exec loop (`find_iter`). The figure is CPU
 //! time of the searching thread: MB of UTF-8 corpus per second, best of three runs.
 //!
-//! `bench --budget` shows how long a catastrophic pattern runs before its budget ends.
+//! `bench --budget` shows how long a catastrophic pattern runs before its budget ends;
+//! `bench --compile` how long `Regex::new` takes.
 
 use std::time::Duration;
 
@@ -60,10 +61,36 @@ fn budget_demo() {
     }
 }
 
+/// How long `Regex::new` takes for a few patterns.
+fn compile_demo() {
+    let patterns: &[(&str, &str)] = &[
+        (r"HashMap", ""),
+        (r"\b(\w+)\s+\1\b", ""),
+        (r"\bmutex\b", "i"),
+        (r"[a-z]+", "iu"),
+        (r"\p{L}+", "u"),
+        (r"[\p{L}--\p{Script=Latin}]", "v"),
+        (r"\p{RGI_Emoji}", "v"),
+        (r"(?<=[^\w.])print\(\s*(['\x22]).*?\1\s*\)", ""),
+    ];
+    for (p, f) in patterns {
+        let n = 200;
+        let t0 = std::time::Instant::now();
+        for _ in 0..n {
+            let _ = Regex::from_str(p, f).expect("valid");
+        }
+        println!("Regex::new(/{p}/{f}): {:.1} µs", t0.elapsed().as_secs_f64() * 1e6 / f64::from(n));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--budget") {
         budget_demo();
+        return;
+    }
+    if args.first().map(String::as_str) == Some("--compile") {
+        compile_demo();
         return;
     }
     let Some(path) = args.first() else {

@@ -56,6 +56,11 @@ pub enum V8Quirk {
     /// `/(?:a[^S])+/v` does not match `"a?"` in Node 20. The engine matches the class as
     /// written.
     RecompiledNegatedClass,
+    /// A quantified group that starts with a lookbehind, such as `(?:(?<=B)abc)*`: V8
+    /// 11.3's loop code sometimes fails to enter such a group, so `/(?:(?<=B)abc)*S/`
+    /// finds `"S"` at 4 in `"BabcS"` instead of `"abcS"` at 1 (it depends on the
+    /// lookbehind, the body and what follows). The engine follows the spec.
+    LoopStartingWithLookbehind,
 }
 
 impl Pattern {

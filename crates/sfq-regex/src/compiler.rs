@@ -23,9 +23,27 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
     c.emit(&pattern.root, false);
     c.insts.push(Inst::Match);
     let guards = guards(&c.insts, &c.lits, &c.set_list);
+    let lead_end = c
+        .insts
+        .iter()
+        .position(|i| {
+            !matches!(
+                i,
+                Inst::Save { .. }
+                    | Inst::StartOfInput
+                    | Inst::StartOfLine
+                    | Inst::EndOfInput
+                    | Inst::EndOfLine
+                    | Inst::WordBoundary { .. }
+                    | Inst::LookOne { .. }
+                    | Inst::LookLit { .. }
+            )
+        })
+        .unwrap_or(c.insts.len()) as u32;
     Program {
         guards,
         captures: pattern.capture_count + 1,
+        lead_end,
         insts: c.insts,
         sets: c.sets,
         lits: c.lits,

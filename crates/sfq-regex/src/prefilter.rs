@@ -161,52 +161,51 @@ fn units(c: u32, unicode: bool) -> Option<Vec<u16>> {
 
 /// The first code units of the members of `set`.
 fn first_units_of_set(set: &CharSet) -> CharSet {
-    let mut out = CharSet::new();
-    for &(a, b) in set.ranges() {
-        if a <= 0xFFFF {
-            out.add_range(a, b.min(0xFFFF));
-        }
-        if b > 0xFFFF {
-            let lead = |c: u32| 0xD800 + ((c - 0x10000) >> 10);
-            out.add_range(lead(a.max(0x10000)), lead(b));
-        }
-    }
-    out
+    let lead = |c: u32| 0xD800 + ((c - 0x10000) >> 10);
+    CharSet::from_ranges(set.ranges().iter().flat_map(|&(a, b)| {
+        let bmp = (a <= 0xFFFF).then(|| (a, b.min(0xFFFF)));
+        let astral = (b > 0xFFFF).then(|| (lead(a.max(0x10000)), lead(b)));
+        bmp.into_iter().chain(astral)
+    }))
 }
 
 /// (units a non-empty match of `node` can start with, whether `node` can match empty).
 fn first_units(node: &Node) -> (CharSet, bool) {
+    let mut ranges = Vec::new();
+    let empty = collect_first_units(node, &mut ranges);
+    (CharSet::from_ranges(ranges), empty)
+}
+
+/// Appends the ranges of units a non-empty match of `node` can start with; whether `node`
+/// can match empty.
+fn collect_first_units(node: &Node, out: &mut Vec<(u32, u32)>) -> bool {
     match node {
-        Node::Empty | Node::Assertion(_) | Node::Lookaround(_) => (CharSet::new(), true),
-        Node::Char(c) => (first_units_of_set(&CharSet::single(*c)), false),
-        Node::Class(set) => (first_units_of_set(set), false),
-        Node::BackReference(_) => (CharSet::range(0, 0xFFFF), true),
-        Node::Concat(v) => {
-            let mut acc = CharSet::new();
-            for n in v {
-                let (s, e) = first_units(n);
-                acc.add_set(&s);
-                if !e {
-                    return (acc, false);
-                }
-            }
-            (acc, true)
+        Node::Empty | Node::Assertion(_) | Node::Lookaround(_) => true,
+        Node::Char(c) => {
+            out.extend_from_slice(first_units_of_set(&CharSet::single(*c)).ranges());
+            false
         }
+        Node::Class(set) => {
+            out.extend_from_slice(first_units_of_set(set).ranges());
+            false
+        }
+        Node::BackReference(_) => {
+            out.push((0, 0xFFFF));
+            true
+        }
+        Node::Concat(v) => v.iter().all(|n| collect_first_units(n, out)),
         Node::Alternation(v) => {
-            let mut acc = CharSet::new();
-            let mut empty = false;
-            for n in v {
-                let (s, e) = first_units(n);
-                acc.add_set(&s);
-                empty |= e;
+            {
+                // Every alternative's units, so no short-circuit.
+                let mut empty = false;
+                for n in v {
+                    empty |= collect_first_units(n, out);
+                }
+                empty
             }
-            (acc, empty)
         }
-        Node::Capture(c) => first_units(&c.node),
-        Node::Repeat(r) => {
-            let (s, e) = first_units(&r.node);
-            (s, e || r.min == 0)
-        }
+        Node::Capture(c) => collect_first_units(&c.node, out),
+        Node::Repeat(r) => collect_first_units(&r.node, out) || r.min == 0,
     }
 }
 

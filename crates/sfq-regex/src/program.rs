@@ -141,6 +141,9 @@ pub(crate) struct Program {
     pub(crate) regs: u32,
     /// Capture groups, group 0 included.
     pub(crate) captures: u32,
+    /// The first instruction that is not a straight-line zero-width check (`Save`,
+    /// assertions, one-character lookarounds): a run always reaches it first.
+    pub(crate) lead_end: u32,
     /// Characters are code points (`u`/`v`).
     pub(crate) unicode: bool,
     /// Back references compare case-insensitively.

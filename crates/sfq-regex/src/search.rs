@@ -63,7 +63,9 @@ pub(crate) fn search<T>(
     if let Some(max) = inner.end_skip {
         start = start.max(text.len().saturating_sub(max as usize));
     }
-    if inner.step_back && mid_pair(text, start) {
+    // V8 first tries from the start of the pair, then from where it was asked to.
+    let stepped_back = inner.step_back && mid_pair(text, start);
+    if stepped_back {
         start -= 1;
     }
     let sticky = inner.pattern.flags.sticky;
@@ -77,7 +79,8 @@ pub(crate) fn search<T>(
     let vm = Vm::new(prog, text, budget.max_stack());
     with_scratch(|scratch| {
         if sticky || pf.anchored {
-            let found = vm.run(start as u32, scratch, budget)?;
+            let found = vm.run(start as u32, scratch, budget)?
+                || (stepped_back && vm.run(start as u32 + 1, scratch, budget)?);
             return Ok(found.then(|| out(&scratch.regs)));
         }
         let len = text.len();

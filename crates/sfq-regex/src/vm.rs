@@ -512,14 +512,22 @@ impl<'a> Vm<'a> {
                     regs[reg as usize] != pos
                 }
                 Inst::RepeatOne { m, min, max, greedy, back } => {
-                    let (p, count) = self.repeat(m, pos, min, back);
+                    // One pass when every character is one unit (then the position
+                    // after `min` characters is known), two otherwise.
+                    let units = !prog.unicode || matches!(m, Matcher::Unit(_) | Matcher::Unit2(..));
+                    let first = if greedy && units { max } else { min };
+                    let (p, count) = self.repeat(m, pos, first, back);
                     fuel += u64::from(count);
                     if count < min {
                         false
                     } else if greedy {
-                        let min_pos = p;
-                        let (mut p, n) = self.repeat(m, p, max - min, back);
-                        fuel += u64::from(n);
+                        let (mut p, min_pos) = if units {
+                            (p, if back { pos - min } else { pos + min })
+                        } else {
+                            let (q, n) = self.repeat(m, p, max - min, back);
+                            fuel += u64::from(n);
+                            (q, p)
+                        };
                         // Give back at once what the continuation cannot start with.
                         let guard = prog.guards[pc as usize];
                         let mut ok = true;
@@ -529,10 +537,12 @@ impl<'a> Vm<'a> {
                                 // Only the end of the run can be followed by the guard.
                                 ok = self.guard_ok(g, p, back);
                                 keep = false;
-                                if !ok && pos == start && stack.is_empty() && max == INF && !back {
-                                    // Nothing to backtrack to, and a run started later in
-                                    // the same stretch would end at `p` and fail the same
-                                    // way: the search may skip to `p`.
+                                if !ok && pc == prog.lead_end && pos == start && max == INF && !back
+                                {
+                                    // The program started with this loop (after zero-width
+                                    // checks only): a run started later in the stretch it
+                                    // matched would end at `p` and fail the same way, so the
+                                    // search may skip to `p`.
                                     *skip = p;
                                 }
                             } else {

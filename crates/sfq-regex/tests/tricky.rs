@@ -157,6 +157,22 @@ fn cases() -> Vec<Case> {
         r"(?<𝒜>x)\k<𝒜>",
         r"(?<\u0061>x)\k<a>",
         r"(?<a\u{10400}>x)",
+        // V8's max_match() quirks with v (see the parser's builder).
+        r"[^]*",
+        r"[^]{2}",
+        r"[[^]]$",
+        r"b??[^]+?$",
+        r"a?[[^]]$",
+        r"-?[[^]]$",
+        r"(?:[^])+x",
+        // V8 11.3 re-reads a pair after `\N` from its trail surrogate when `\N` made it
+        // scan ahead for groups (see the parser's `position`).
+        r"(?<=\1😀)()",
+        r"(?<=b\1😀)()",
+        r"(?<=\1b😀)()",
+        r"\1😀(a)",
+        r"(?<=\1😀.)|()s",
+        r"\2\u{1F600}()()",
     ] {
         add(p, all);
     }
@@ -206,6 +222,15 @@ fn start_positions_agree_with_v8() {
         (r"(?<!\uD83D)\uDE00", "y"),
         (r"a", "y"),
         (r"\b", ""),
+        (r"\B", "yu"),
+        (r"\B", "u"),
+        (r"(?!\uDE00)", "yu"),
+        (r"\u{1F600}", "u"),
+        (r"\u{1F600}(?<n>){0,1}?", "u"),
+        (r"\u{1F600}(?:){0,1}?", "u"),
+        (r"\u{1F600}(?:)", "u"),
+        (r"(?:)\u{1F600}", "u"),
+        (r"(?:\u{1F600})", "u"),
         (r"$", "m"),
     ] {
         let text = "a\u{1F600}a\u{1F600}";

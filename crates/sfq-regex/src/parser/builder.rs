@@ -26,6 +26,12 @@ pub(crate) struct Meta {
     /// The subtree quantifies a negated `v`-mode class in a way V8 compiles more than once
     /// (see [`crate::ast::V8Quirk::RecompiledNegatedClass`]).
     pub(crate) recompiled_negated_class: bool,
+    /// The subtree quantifies a group that starts with a lookbehind (see
+    /// [`crate::ast::V8Quirk::LoopStartingWithLookbehind`]).
+    pub(crate) loop_lookbehind: bool,
+    /// V8's tree for the subtree is one literal character (its `IsAtom()` for one
+    /// character; an empty group next to it still counts as a term).
+    pub(crate) single_char: bool,
 }
 
 impl Meta {
@@ -36,6 +42,8 @@ impl Meta {
             end: false,
             negated_class: false,
             recompiled_negated_class: false,
+            loop_lookbehind: false,
+            single_char: false,
         }
     }
 
@@ -44,6 +52,8 @@ impl Meta {
             negated_class: self.negated_class || other.negated_class,
             recompiled_negated_class: self.recompiled_negated_class
                 || other.recompiled_negated_class,
+            loop_lookbehind: self.loop_lookbehind || other.loop_lookbehind,
+            single_char: false,
             ..self
         }
     }
@@ -142,22 +152,24 @@ impl Builder {
     /// Adds a literal character (a code unit, or a code point in Unicode mode). Under `i`
     /// a character with case variants becomes the class of its variants.
     pub(super) fn add_char(&mut self, c: u32) {
-        let max = max_units(&Node::Char(c), self.unicode);
+        let mut node = Node::Char(c);
         if self.ignore_case {
             let class = unicode::case_class(c, self.unicode);
             if class.as_single().is_none() {
-                self.add_atom(Node::Class(class), Meta::atom(max));
-                return;
+                // In Unicode mode V8 also turns such a character into a class, whose
+                // max_match() is 2.
+                node = Node::Class(class);
             }
         }
-        self.add_atom(Node::Char(c), Meta::atom(max));
+        let max = max_units(&node, self.unicode);
+        self.add_atom(node, Meta { single_char: true, ..Meta::atom(max) });
     }
 
     /// Adds a resolved character class.
     pub(super) fn add_class(&mut self, set: CharSet) {
         let node = Node::Class(set);
         let max = max_units(&node, self.unicode);
-        self.add_atom(node, Meta::atom(max));
+        self.add_atom(node, Meta { single_char: true, ..Meta::atom(max) });
     }
 
     /// Adds an atom with its [`Meta`].
@@ -214,8 +226,9 @@ impl Builder {
                 break;
             }
         }
+        let single_char = terms.len() == 1 && terms[0].1.single_char;
         let node = concat(terms.into_iter().map(|(n, _)| n).collect());
-        self.alternatives.push((node, Meta { max, start, end, ..flags }));
+        self.alternatives.push((node, Meta { max, start, end, single_char, ..flags }));
     }
 
     /// Applies a quantifier to the last atom. `false` when V8 reports "Invalid quantifier"
@@ -252,6 +265,7 @@ impl Builder {
         let recompiled = meta.negated_class && v8_body_compilations(min, max, &atom) >= 2;
         let mut repeat_meta = Meta::atom(max_match).or_flags(meta);
         repeat_meta.recompiled_negated_class |= recompiled;
+        repeat_meta.loop_lookbehind |= max.is_none_or(|m| m > 1) && starts_with_lookbehind(&atom);
         self.terms
             .push((Node::Repeat(Box::new(Repeat { min, max, greedy, node: atom })), repeat_meta));
         true
@@ -264,13 +278,26 @@ impl Builder {
         let start = self.alternatives.iter().all(|(_, m)| m.start);
         let end = self.alternatives.iter().all(|(_, m)| m.end);
         let flags = self.alternatives.iter().fold(Meta::atom(0), |acc, (_, m)| acc.or_flags(*m));
+        let alts_single = self.alternatives.len() == 1 && self.alternatives[0].1.single_char;
         let mut alts: Vec<Node> = self.alternatives.into_iter().map(|(n, _)| n).collect();
         let node = if alts.len() == 1 {
             alts.pop().unwrap_or(Node::Empty)
         } else {
             Node::Alternation(alts)
         };
-        (node, Meta { max, start, end, ..flags })
+        let single_char = alts_single;
+        (node, Meta { max, start, end, single_char, ..flags })
+    }
+}
+
+/// Whether the node begins (before anything that consumes) with a lookbehind.
+fn starts_with_lookbehind(node: &Node) -> bool {
+    match node {
+        Node::Lookaround(l) => l.behind,
+        Node::Concat(v) => v.first().is_some_and(starts_with_lookbehind),
+        Node::Alternation(v) => v.iter().any(starts_with_lookbehind),
+        Node::Capture(c) => starts_with_lookbehind(&c.node),
+        _ => false,
     }
 }
 

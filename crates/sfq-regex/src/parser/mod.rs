@@ -56,12 +56,15 @@ pub(crate) fn parse_with_meta(pattern: &[u16], flags: Flags) -> Result<(Pattern,
                     *slot = Some(String::from_utf16_lossy(name));
                 }
             }
-            if text_too_long(&root, flags.unicode_mode()) {
+            if text_too_long(&root, flags.unicode_mode(), flags.ignore_case) {
                 return Err(Error::pattern(pattern, flags, Reason::TooLarge, pattern.len()));
             }
             let mut quirks = Vec::new();
             if meta.recompiled_negated_class {
                 quirks.push(V8Quirk::RecompiledNegatedClass);
+            }
+            if meta.loop_lookbehind {
+                quirks.push(V8Quirk::LoopStartingWithLookbehind);
             }
             Ok((Pattern { flags, root, capture_count, group_names, quirks }, meta))
         }
@@ -205,10 +208,14 @@ impl<'a> Parser<'a> {
         self.advance();
     }
 
-    /// The index of `current` in the input.
+    /// V8 11.3's `position()`: `next_pos - 1`, which is the index of `current` except
+    /// when `current` is a surrogate pair read as one code point (then it is the index of
+    /// the trail surrogate). It matters where V8 resets the cursor to a saved position:
+    /// after the look-ahead scan for capture groups that a back reference such as `\2`
+    /// can trigger, a pair right after the reference is re-read from its trail surrogate,
+    /// so `(?<=\1😀)()` with `u` needs an unpaired trail surrogate, as in Node 20.
     fn position(&self) -> usize {
-        let back = if self.current != END && self.current > 0xFFFF { 2 } else { 1 };
-        self.next_pos.saturating_sub(back)
+        self.next_pos.saturating_sub(1)
     }
 
     fn error<T>(&self, reason: Reason) -> PResult<T> {
@@ -250,6 +257,8 @@ impl<'a> Parser<'a> {
                     let Some(state) = stack.pop() else { return Ok((Node::Empty, Meta::atom(0))) };
                     let (body, mut meta) = state.builder.finish();
                     let is_group = matches!(state.kind, GroupKind::Grouping);
+                    // A group is a term of its own in V8's tree, never an atom.
+                    meta.single_char = false;
                     if let GroupKind::Lookaround { behind, negative } = state.kind {
                         let ahead = !behind && !negative;
                         // V8 has IsAnchoredAtStart for a lookahead, not IsAnchoredAtEnd.
@@ -982,17 +991,28 @@ fn patch(node: &mut Node, indices: &[u32]) {
     }
 }
 
-/// Whether a run of consecutive literal characters is longer than V8 allows.
-fn text_too_long(node: &Node, unicode: bool) -> bool {
+/// Whether a run of consecutive literal characters is longer than V8 allows. In Unicode
+/// mode V8 takes a class out of the text when it has astral or surrogate members, and
+/// every class (case-insensitive characters included) under `i`.
+fn text_too_long(node: &Node, unicode: bool, ignore_case: bool) -> bool {
+    let in_text = |set: &CharSet| {
+        !unicode
+            || (!ignore_case
+                && set
+                    .ranges()
+                    .iter()
+                    .all(|&(lo, hi)| hi <= 0xFFFF && (hi < 0xD800 || lo > 0xDFFF)))
+    };
+    let nested = |n: &Node| text_too_long(n, unicode, ignore_case);
     match node {
         Node::Concat(v) => {
             let mut run = 0usize;
             for n in v {
                 match n {
                     Node::Char(c) => run += if *c > 0xFFFF { 2 } else { 1 },
-                    Node::Class(_) if !unicode => run += 1,
+                    Node::Class(set) if in_text(set) => run += 1,
                     other => {
-                        if text_too_long(other, unicode) {
+                        if nested(other) {
                             return true;
                         }
                         run = 0;
@@ -1004,10 +1024,10 @@ fn text_too_long(node: &Node, unicode: bool) -> bool {
             }
             false
         }
-        Node::Alternation(v) => v.iter().any(|n| text_too_long(n, unicode)),
-        Node::Capture(c) => text_too_long(&c.node, unicode),
-        Node::Repeat(r) => text_too_long(&r.node, unicode),
-        Node::Lookaround(l) => text_too_long(&l.node, unicode),
+        Node::Alternation(v) => v.iter().any(nested),
+        Node::Capture(c) => nested(&c.node),
+        Node::Repeat(r) => nested(&r.node),
+        Node::Lookaround(l) => nested(&l.node),
         _ => false,
     }
 }

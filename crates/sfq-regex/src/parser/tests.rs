@@ -286,6 +286,12 @@ fn quirk_flags() {
     assert!(parse("(?:a[^S])*", "v").unwrap().quirks.is_empty());
     assert!(parse("(?:a[^S])+", "u").unwrap().quirks.is_empty());
     assert!(parse("(?:(a)[^S])+", "v").unwrap().quirks.is_empty());
+    assert_eq!(
+        parse("(?:(?<=B)abc)*S", "").unwrap().quirks,
+        vec![V8Quirk::LoopStartingWithLookbehind]
+    );
+    assert!(parse("(?:(?<=B)abc)?S", "").unwrap().quirks.is_empty());
+    assert!(parse("(?:a(?<=a)bc)*S", "").unwrap().quirks.is_empty());
 }
 
 impl Node {

@@ -1,6 +1,7 @@
 //! Unicode data as V8 sees it: property sets and names, case folding, identifier
 //! characters. The data is generated from V8 itself by `tools/gen_unicode.mjs`.
 
+#[rustfmt::skip] // generated: kept byte for byte as tools/gen_unicode.mjs writes it
 mod tables;
 
 use std::sync::OnceLock;
