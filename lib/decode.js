@@ -57,8 +57,8 @@ function decodeCompact(c) {
       }
       case ARRAY: {
         const n = ops[i++];
-        const a = [];
-        for (let j = 0; j < n; j++) a.push(value());
+        const a = new Array(n);
+        for (let j = 0; j < n; j++) a[j] = value();
         return a;
       }
       case OBJECT:

@@ -96,6 +96,11 @@ pub fn query_encoded(
     started: Instant,
     format: Format,
 ) -> Result<Encoded> {
+    if kind == "smartFileQuery" {
+        // Serialised file by file on the worker pool.
+        let (config, cancel) = smart_file_query_config(options, pattern, aborted, started)?;
+        return smart_file_query::run_encoded(&config, &cancel, format);
+    }
     let output = query_output(kind, options, pattern, aborted, started)?;
     let internal = |e: &dyn std::fmt::Display| {
         Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}"))
@@ -108,6 +113,21 @@ pub fn query_encoded(
     })
 }
 
+/// `smartFileQuery`'s validated config and its cancellation (with `timeoutMs`).
+fn smart_file_query_config(
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    aborted: Arc<AtomicBool>,
+    started: Instant,
+) -> Result<(smart_file_query::SfqConfig, Cancel)> {
+    let raw =
+        options::RawOptions::parse("smartFileQuery", options, smart_file_query::OPTION_NAMES)?;
+    let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
+    let cancel = Cancel::new(aborted, started).with_timeout(config.timeout_ms);
+    cancel.check()?;
+    Ok((config, cancel))
+}
+
 /// [`query`] without the serialisation: the typed result.
 pub fn query_output(
     kind: &str,
@@ -116,19 +136,12 @@ pub fn query_output(
     aborted: Arc<AtomicBool>,
     started: Instant,
 ) -> Result<Output> {
+    if kind == "smartFileQuery" {
+        let (config, cancel) = smart_file_query_config(options, pattern, aborted, started)?;
+        return Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?));
+    }
     let cancel = Cancel::new(aborted, started);
     match kind {
-        "smartFileQuery" => {
-            let raw = options::RawOptions::parse(
-                "smartFileQuery",
-                options,
-                smart_file_query::OPTION_NAMES,
-            )?;
-            let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
-            let cancel = cancel.with_timeout(config.timeout_ms);
-            cancel.check()?;
-            Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?))
-        }
         "findFiles" => {
             let raw = options::RawOptions::parse("findFiles", options, find_files::OPTION_NAMES)?;
             let cancel =

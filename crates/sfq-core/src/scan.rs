@@ -50,8 +50,8 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
 /// out. Items are processed in growing batches so that an early stop wastes
 /// little work; cancellation is checked between batches (and `work` may
 /// check it itself).
-pub fn ordered<I, T, W, C>(
-    items: &[I],
+pub fn ordered<'a, I, T, W, C>(
+    items: &'a [I],
     threads: usize,
     cancel: &Cancel,
     work: W,
@@ -60,7 +60,7 @@ pub fn ordered<I, T, W, C>(
 where
     I: Sync,
     T: Send,
-    W: Fn(&I) -> T + Sync,
+    W: Fn(&'a I) -> T + Sync,
     C: FnMut(T) -> Result<Flow>,
 {
     let threads = threads.max(1);

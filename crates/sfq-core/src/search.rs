@@ -92,63 +92,56 @@ impl FileText {
         }
     }
 
-    /// Up to `n` lines before and after the line of `hit`, and that line.
-    pub fn context(
-        &self,
-        hit: &Hit,
-        n: usize,
-        mut line_js: impl FnMut(usize, Span) -> JsStr,
-    ) -> Context {
+    /// The lines around `hit`: up to `n` lines before it are appended to
+    /// `spans` (in order), then up to `n` after it; returns how many come
+    /// before and the span of the hit's own line.
+    pub fn context_spans(&self, hit: &Hit, n: usize, spans: &mut Vec<Span>) -> (usize, Span) {
+        let from = spans.len();
         match self {
             FileText::Utf8(text) => {
                 let b = text.as_bytes();
-                let mut before = Vec::new();
-                let (mut start, mut index) = (hit.span.start, hit.line);
-                while before.len() < n && start > 0 {
+                let mut start = hit.span.start;
+                while spans.len() - from < n && start > 0 {
                     let end = start - 1; // the '\n' ending the previous line
                     let s = memrchr(b'\n', &b[..end]).map_or(0, |i| i + 1);
-                    index -= 1;
-                    before.push(line_js(
-                        index,
-                        Span { start: s, end: content_end(b, s, end), next: end + 1 },
-                    ));
+                    spans.push(Span { start: s, end: content_end(b, s, end), next: end + 1 });
                     start = s;
                 }
-                before.reverse();
-                let mut after = Vec::new();
+                spans[from..].reverse();
+                let before = spans.len() - from;
                 let mut next = hit.span.next;
-                let mut index = hit.line;
-                while after.len() < n && next < b.len() {
+                while spans.len() - from - before < n && next < b.len() {
                     let end = memchr(b'\n', &b[next..]).map_or(b.len(), |i| next + i);
-                    index += 1;
-                    after.push(line_js(
-                        index,
-                        Span { start: next, end: content_end(b, next, end), next: end + 1 },
-                    ));
+                    spans.push(Span { start: next, end: content_end(b, next, end), next: end + 1 });
                     next = end + 1;
                 }
-                let line = line_js(hit.line, hit.span);
-                Context { before, line, after }
+                (before, hit.span)
             }
-            FileText::Utf16 { lines, .. } => {
+            FileText::Utf16 { units, lines } => {
                 let total = lines.len();
                 let span_of = |i: usize| {
                     let (s, e) = lines.span(i);
                     Span { start: s, end: e, next: e }
                 };
-                let before = (hit.line.saturating_sub(n)..hit.line.min(total))
-                    .map(|i| line_js(i, span_of(i)))
-                    .collect();
-                let after = ((hit.line + 1)..total.min(hit.line + 1 + n))
-                    .map(|i| line_js(i, span_of(i)))
-                    .collect();
+                spans.extend((hit.line.saturating_sub(n)..hit.line.min(total)).map(span_of));
+                let before = spans.len() - from;
+                spans.extend(((hit.line + 1)..total.min(hit.line + 1 + n)).map(span_of));
                 let line = if hit.line < total {
-                    line_js(hit.line, span_of(hit.line))
+                    span_of(hit.line)
                 } else {
-                    JsStr::empty()
+                    // The empty line after a final line terminator.
+                    Span { start: units.len(), end: units.len(), next: units.len() }
                 };
-                Context { before, line, after }
+                (before, line)
             }
+        }
+    }
+
+    /// The line at `span` as a borrowed string when the text is UTF-8.
+    pub fn line_str(&self, span: Span) -> Option<&str> {
+        match self {
+            FileText::Utf8(text) => Some(&text[span.start..span.end]),
+            FileText::Utf16 { .. } => None,
         }
     }
 
@@ -181,17 +174,6 @@ pub struct Span {
     pub end: usize,
     /// Start of the following line (past the terminator).
     pub next: usize,
-}
-
-/// The lines around a match.
-#[derive(Debug, Clone)]
-pub struct Context {
-    /// Up to `n` lines before, in order.
-    pub before: Vec<JsStr>,
-    /// The line of the match (start).
-    pub line: JsStr,
-    /// Up to `n` lines after.
-    pub after: Vec<JsStr>,
 }
 
 /// One match.

@@ -5,9 +5,12 @@
 //! candidates (discovery + include/ignore globs) → per-file search on the
 //! worker pool → in-order merge that enforces `maxMatches` → [`Payload`].
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use rustc_hash::FxHasher;
 use serde::Serialize;
 
 use crate::cancel::Cancel;
@@ -18,8 +21,10 @@ use crate::matcher::Matcher;
 use crate::options::RawOptions;
 use crate::paths::resolve_root;
 use crate::scan::{self, Flow};
-use crate::search::{self, FileText, Hit, Mode, SkipReason};
+use crate::search::{self, FileText, Hit, Mode, SkipReason, Span};
 use crate::text::Encoding;
+use crate::transport::{Assembler, to_compact};
+use crate::{Encoded, Format};
 
 /// The option names `smartFileQuery` accepts.
 pub const OPTION_NAMES: &[&str] = &[
@@ -277,30 +282,247 @@ pub struct Aggregate {
     pub truncated: bool,
 }
 
-/// What searching one candidate produced.
-enum Outcome {
+/// What searching one candidate produced; `F` is the matched file as the
+/// merge receives it (typed, or already serialised by the worker).
+enum Outcome<F> {
     Skipped(Skipped),
     NoMatch,
-    Matched(FileResult),
+    Matched {
+        /// Matches found (at most the search's limit).
+        count: usize,
+        file: Result<F>,
+    },
 }
 
-/// Each line converted to a `JsStr` once per file, shared by the matches
-/// and contexts that show it.
-#[derive(Default)]
-struct LineCache {
-    lines: std::collections::HashMap<usize, JsStr>,
+/// A matched file as the search left it: its text, its hits and the spans of
+/// their context lines. It serialises exactly as the [`FileResult`] it stands
+/// for, writing lines straight from the text (no string is copied before it
+/// is serialised); [`FileView::to_result`] builds the typed value.
+pub struct FileView<'a> {
+    path: &'a str,
+    size: u64,
+    text: &'a FileText,
+    hits: &'a [Hit],
+    /// Per hit: (index of its first context span in `spans`, lines before,
+    /// lines after, the span of its own line).
+    contexts: Vec<(usize, usize, usize, Span)>,
+    spans: Vec<Span>,
+    /// For a UTF-16 text, the lines shown (by start) and the content as JS
+    /// strings made once: serialisers may recognise a string by its address,
+    /// so every string they see lives as long as the view.
+    utf16: HashMap<usize, JsStr, BuildHasherDefault<FxHasher>>,
+    content16: Option<JsStr>,
+    include_content: bool,
+    truncated: bool,
 }
 
-impl LineCache {
-    fn context(&mut self, text: &FileText, hit: &Hit, n: usize) -> Context {
-        let c = text.context(hit, n, |index, span| {
-            self.lines.entry(index).or_insert_with(|| text.line_text(span)).clone()
-        });
-        Context { before: c.before, line: c.line, after: c.after }
+impl<'a> FileView<'a> {
+    fn new(
+        path: &'a str,
+        size: u64,
+        text: &'a FileText,
+        hits: &'a [Hit],
+        context_lines: usize,
+        include_content: bool,
+    ) -> FileView<'a> {
+        let mut spans = Vec::with_capacity(hits.len() * context_lines * 2);
+        let contexts: Vec<(usize, usize, usize, Span)> = hits
+            .iter()
+            .map(|hit| {
+                let first = spans.len();
+                let (before, line) = text.context_spans(hit, context_lines, &mut spans);
+                (first, before, spans.len() - first - before, line)
+            })
+            .collect();
+        let mut utf16 = HashMap::default();
+        let mut content16 = None;
+        if let FileText::Utf16 { .. } = text {
+            for &span in spans.iter().chain(contexts.iter().map(|c| &c.3)) {
+                utf16.entry(span.start).or_insert_with(|| text.line_text(span));
+            }
+            if include_content {
+                content16 = Some(text.to_js());
+            }
+        }
+        FileView {
+            path,
+            size,
+            text,
+            hits,
+            contexts,
+            spans,
+            utf16,
+            content16,
+            include_content,
+            truncated: false,
+        }
+    }
+
+    /// The line at `span` to serialise.
+    fn piece(&self, span: Span) -> TextPiece<'_> {
+        match self.text.line_str(span) {
+            Some(s) => TextPiece::Str(s),
+            None => TextPiece::Js(&self.utf16[&span.start]),
+        }
+    }
+
+    /// The typed result; lines shown several times share one string.
+    pub fn to_result(&self) -> FileResult {
+        let mut lines: HashMap<usize, JsStr, BuildHasherDefault<FxHasher>> = HashMap::default();
+        let mut line = |span: Span| {
+            lines.entry(span.start).or_insert_with(|| self.text.line_text(span)).clone()
+        };
+        let matches = self
+            .hits
+            .iter()
+            .zip(&self.contexts)
+            .map(|(hit, &(first, before, after, own))| MatchOut {
+                line_number: hit.line + 1,
+                column: hit.column,
+                text: hit.text.clone(),
+                context: Context {
+                    before: self.spans[first..first + before].iter().map(|&s| line(s)).collect(),
+                    line: line(own),
+                    after: self.spans[first + before..first + before + after]
+                        .iter()
+                        .map(|&s| line(s))
+                        .collect(),
+                },
+            })
+            .collect();
+        FileResult {
+            path: self.path.to_string(),
+            size: self.size,
+            match_count: self.hits.len(),
+            matches,
+            content: self.include_content.then(|| self.text.to_js()),
+            truncated: self.truncated,
+        }
     }
 }
 
-fn search_one(config: &SfqConfig, cand: &Candidate, cancel: &Cancel) -> Outcome {
+/// A piece of a file's text (a line, or the whole text) as a JS string.
+enum TextPiece<'a> {
+    /// Borrowed from a UTF-8 text.
+    Str(&'a str),
+    /// Made from a UTF-16 text.
+    Js(&'a JsStr),
+}
+
+impl Serialize for TextPiece<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            TextPiece::Str(s) => serializer.serialize_str(s),
+            TextPiece::Js(js) => js.serialize(serializer),
+        }
+    }
+}
+
+/// A list of lines of a file.
+struct Lines<'a>(&'a FileView<'a>, &'a [Span]);
+
+impl Serialize for Lines<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.1.iter().map(|&span| self.0.piece(span)))
+    }
+}
+
+/// One match of a [`FileView`], serialised as a [`MatchOut`].
+struct MatchPiece<'a> {
+    view: &'a FileView<'a>,
+    index: usize,
+}
+
+impl Serialize for MatchPiece<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let v = self.view;
+        let hit = &v.hits[self.index];
+        let (first, before, after, own) = v.contexts[self.index];
+        let mut m = serializer.serialize_struct("MatchOut", 4)?;
+        m.serialize_field("lineNumber", &(hit.line + 1))?;
+        m.serialize_field("column", &hit.column)?;
+        m.serialize_field("match", &hit.text)?;
+        m.serialize_field(
+            "context",
+            &ContextPiece {
+                before: Lines(v, &v.spans[first..first + before]),
+                line: v.piece(own),
+                after: Lines(v, &v.spans[first + before..first + before + after]),
+            },
+        )?;
+        m.end()
+    }
+}
+
+/// A match's context, serialised as a [`Context`].
+#[derive(Serialize)]
+#[serde(rename = "Context")]
+struct ContextPiece<'a> {
+    before: Lines<'a>,
+    line: TextPiece<'a>,
+    after: Lines<'a>,
+}
+
+impl Serialize for FileView<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut f =
+            serializer.serialize_struct("FileResult", 5 + usize::from(self.include_content))?;
+        f.serialize_field("path", self.path)?;
+        f.serialize_field("size", &self.size)?;
+        f.serialize_field("matchCount", &self.hits.len())?;
+        f.serialize_field(
+            "matches",
+            &Seq((0..self.hits.len()).map(|index| MatchPiece { view: self, index })),
+        )?;
+        if self.include_content {
+            let content = match (self.text, &self.content16) {
+                (FileText::Utf8(s), _) => TextPiece::Str(s),
+                (_, Some(js)) => TextPiece::Js(js),
+                (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
+            };
+            f.serialize_field("content", &content)?;
+        }
+        f.serialize_field("truncated", &self.truncated)?;
+        f.end()
+    }
+}
+
+/// A sequence serialised from a cloneable iterator.
+struct Seq<I>(I);
+
+impl<I: Iterator<Item = T> + Clone, T: Serialize> Serialize for Seq<I> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.clone())
+    }
+}
+
+/// Searches one candidate for at most `limit` matches; a matched file goes
+/// through `encode` (`truncated` says it was cut at `maxMatches`).
+fn search_one<F>(
+    config: &SfqConfig,
+    cand: &Candidate,
+    cancel: &Cancel,
+    limit: usize,
+    truncated: bool,
+    encode: &(dyn Fn(&FileView) -> Result<F> + Sync),
+) -> Outcome<F> {
     crate::failpoint::hit("scan-file");
     if cancel.is_cancelled() {
         // Never consumed: the merge checks cancellation before each outcome.
@@ -314,7 +536,6 @@ fn search_one(config: &SfqConfig, cand: &Candidate, cancel: &Cancel) -> Outcome 
         Ok(t) => t,
         Err(reason) => return Outcome::Skipped(Skipped::new(cand.rel.clone(), reason)),
     };
-    let limit = usize::try_from(config.max_matches).unwrap_or(usize::MAX).saturating_add(1);
     let mode = if config.multiline { Mode::Whole } else { Mode::Lines };
     let text = match (&text, mode) {
         (FileText::Utf8(s), Mode::Whole) if config.matcher.whole_needs_exact(s) => {
@@ -334,28 +555,37 @@ fn search_one(config: &SfqConfig, cand: &Candidate, cancel: &Cancel) -> Outcome 
     if hits.is_empty() {
         return Outcome::NoMatch;
     }
-    let mut cache = LineCache::default();
-    let matches: Vec<MatchOut> = hits
-        .into_iter()
-        .map(|h| MatchOut {
-            line_number: h.line + 1,
-            column: h.column,
-            context: cache.context(&text, &h, config.context_lines),
-            text: h.text,
-        })
-        .collect();
-    Outcome::Matched(FileResult {
-        path: cand.rel.clone(),
-        size: cand.size,
-        match_count: matches.len(),
-        matches,
-        content: config.include_all_content.then(|| text.to_js()),
-        truncated: false,
-    })
+    let mut view = FileView::new(
+        &cand.rel,
+        cand.size,
+        &text,
+        &hits,
+        config.context_lines,
+        config.include_all_content,
+    );
+    view.truncated = truncated;
+    Outcome::Matched { count: hits.len(), file: encode(&view) }
 }
 
-/// Runs the query.
-pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
+/// The scan's result before the payload is put together: `F` is a matched
+/// file, typed or serialised.
+struct Scanned<F> {
+    results: Vec<F>,
+    skipped: Vec<Skipped>,
+    aggregate: Aggregate,
+}
+
+/// Discovers the candidates and searches them on the worker pool. Each
+/// matched file goes through `encode` in the worker that searched it, so
+/// serialising runs in parallel and the typed value is freed there. The merge
+/// takes outcomes in path order and stops at `maxMatches`; the one file that
+/// crosses it is searched again on this thread for exactly the matches that
+/// remain (a file's first N matches are the same whatever the limit).
+fn scan_files<F: Send>(
+    config: &SfqConfig,
+    cancel: &Cancel,
+    encode: impl Fn(&FileView) -> Result<F> + Sync,
+) -> Result<Scanned<F>> {
     let profile = DiscoveryProfile {
         prune_names: vec!["node_modules".into(), ".turbo".into()],
         filter: Some(config.filter.clone()),
@@ -363,45 +593,40 @@ pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
     };
     let (candidates, unreadable): (Vec<Candidate>, _) =
         discovery::candidates(&config.root, &profile, cancel)?;
-    let mut payload = Payload {
-        query: Echo {
-            regex: JsStr::from_utf16(&config.regex),
-            flags: config.flags.clone(),
-            glob: config.glob.clone(),
-            ignore: config.ignore.clone(),
-            context_lines: config.context_lines,
-            include_all_content: config.include_all_content,
-            max_file_size_kb: config.max_file_size_kb,
-            max_matches: config.max_matches,
-            multiline: config.multiline,
-        },
-        results: Vec::new(),
-        skipped: Vec::new(),
-        aggregate: Aggregate::default(),
-    };
+    let mut out =
+        Scanned { results: Vec::new(), skipped: Vec::new(), aggregate: Aggregate::default() };
     let max = config.max_matches;
+    let per_file = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(1);
     scan::ordered(
         &candidates,
         config.threads,
         cancel,
-        |c| search_one(config, c, cancel),
-        |outcome| {
+        |c| (c, search_one(config, c, cancel, per_file, false, &encode)),
+        |(cand, outcome)| {
             cancel.check()?;
-            let agg = &mut payload.aggregate;
+            let agg = &mut out.aggregate;
             agg.files_visited += 1;
             match outcome {
-                Outcome::Skipped(s) => payload.skipped.push(s),
+                Outcome::Skipped(s) => out.skipped.push(s),
                 Outcome::NoMatch => {}
-                Outcome::Matched(mut file) => {
+                Outcome::Matched { count, file } => {
                     let remaining = usize::try_from(max - agg.total_matches).unwrap_or(usize::MAX);
-                    if file.matches.len() > remaining {
-                        file.matches.truncate(remaining);
-                        file.match_count = remaining;
-                        file.truncated = true;
-                    }
-                    agg.total_matches += file.matches.len() as u64;
+                    let file = if count > remaining {
+                        match search_one(config, cand, cancel, remaining, true, &encode) {
+                            Outcome::Matched { file, .. } => file?,
+                            _ => {
+                                return Err(crate::error::Error::new(
+                                    crate::error::ErrorCode::Internal,
+                                    format!("{}: the file changed while it was searched", cand.rel),
+                                ));
+                            }
+                        }
+                    } else {
+                        file?
+                    };
+                    agg.total_matches += count.min(remaining) as u64;
                     agg.files_matched += 1;
-                    payload.results.push(file);
+                    out.results.push(file);
                     if agg.total_matches >= max {
                         agg.truncated = true;
                         return Ok(Flow::Stop);
@@ -413,11 +638,165 @@ pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
     )?;
     cancel.check()?;
     // Directories that could not be read are reported after the files.
-    payload.skipped.extend(unreadable.into_iter().map(|u| Skipped {
+    out.skipped.extend(unreadable.into_iter().map(|u| Skipped {
         path: u.rel,
         reason: "readError",
         size: None,
         code: Some(u.code),
     }));
-    Ok(payload)
+    Ok(out)
+}
+
+impl SfqConfig {
+    /// The option echo.
+    fn echo(&self) -> Echo {
+        Echo {
+            regex: JsStr::from_utf16(&self.regex),
+            flags: self.flags.clone(),
+            glob: self.glob.clone(),
+            ignore: self.ignore.clone(),
+            context_lines: self.context_lines,
+            include_all_content: self.include_all_content,
+            max_file_size_kb: self.max_file_size_kb,
+            max_matches: self.max_matches,
+            multiline: self.multiline,
+        }
+    }
+}
+
+/// Runs the query: the typed payload.
+pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
+    let s = scan_files(config, cancel, |f| Ok(f.to_result()))?;
+    Ok(Payload {
+        query: config.echo(),
+        results: s.results,
+        skipped: s.skipped,
+        aggregate: s.aggregate,
+    })
+}
+
+/// The keys of [`Payload`], in order.
+const PAYLOAD_KEYS: [&str; 4] = ["query", "results", "skipped", "aggregate"];
+
+/// Runs the query and serialises the payload in `format`, each matched file in
+/// the worker that searched it. The bytes (or the decoded value) are exactly
+/// those of serialising [`run`]'s payload.
+pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Result<Encoded> {
+    match format {
+        Format::Json => {
+            let s = scan_files(config, cancel, |f| json(f))?;
+            let mut out =
+                Vec::with_capacity(s.results.iter().map(|r| r.len() + 1).sum::<usize>() + 4096);
+            out.extend_from_slice(b"{\"query\":");
+            out.extend(json(&config.echo())?);
+            out.extend_from_slice(b",\"results\":[");
+            for (i, r) in s.results.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(r);
+            }
+            out.extend_from_slice(b"],\"skipped\":");
+            out.extend(json(&s.skipped)?);
+            out.extend_from_slice(b",\"aggregate\":");
+            out.extend(json(&s.aggregate)?);
+            out.push(b'}');
+            Ok(Encoded::Json(out))
+        }
+        Format::Compact => {
+            let s = scan_files(config, cancel, |f| to_compact(f).map_err(|e| internal(&e)))?;
+            let mut asm = Assembler::new();
+            asm.object(&PAYLOAD_KEYS);
+            asm.serialize(&config.echo()).map_err(|e| internal(&e))?;
+            asm.array(s.results.len());
+            for r in s.results {
+                asm.splice(r);
+            }
+            asm.serialize(&s.skipped).map_err(|e| internal(&e))?;
+            asm.serialize(&s.aggregate).map_err(|e| internal(&e))?;
+            Ok(Encoded::Compact(asm.finish()))
+        }
+    }
+}
+
+fn internal(e: &dyn std::fmt::Display) -> crate::error::Error {
+    crate::error::Error::new(
+        crate::error::ErrorCode::Internal,
+        format!("cannot serialise the result: {e}"),
+    )
+}
+
+/// `value` as minified JSON.
+fn json<T: Serialize>(value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(value).map_err(|e| internal(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::to_json_value;
+
+    fn config(root: &std::path::Path, extra: &str) -> SfqConfig {
+        let json =
+            format!(r#"{{"regex":"a\\w*|\\uD83D","cwd":{:?}{extra}}}"#, root.to_str().unwrap());
+        let raw = RawOptions::parse("smartFileQuery", &json, OPTION_NAMES).unwrap();
+        SfqConfig::from_options(&raw, None).unwrap()
+    }
+
+    /// The payload serialised file by file in the workers (both formats)
+    /// equals the typed payload serialised whole, with a file cut at
+    /// `maxMatches`, lone surrogates (`\uD83D` matches half of a pair),
+    /// skipped files, and any thread count.
+    #[test]
+    fn encoded_payload_equals_the_typed_payload() {
+        let dir = std::env::temp_dir().join(format!("sfq-encoded-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for i in 0..40 {
+            let body =
+                (0..=i % 7).map(|k| format!("ab{k} x\nq\naa \u{1F600}\n")).collect::<String>();
+            std::fs::write(dir.join(format!("f{i:02}.txt")), body).unwrap();
+        }
+        std::fs::write(dir.join("bin.dat"), b"a\0b").unwrap();
+        // Read with `encoding: utf16le`: lines made from UTF-16 (a lone surrogate included).
+        let units: Vec<u16> = "ab1\nq\r\naa D x\nlong line a long line a long line\nlong line b long line b long line\n"
+            .encode_utf16()
+            .map(|u| if u == 0x44 { 0xD83D } else { u })
+            .collect();
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+        std::fs::write(dir.join("w16.txt"), bytes).unwrap();
+        let root = std::fs::canonicalize(&dir).unwrap();
+        for extra in
+            [r#","maxMatches":100"#, r#","maxMatches":4"#, r#","maxMatches":1000,"contextLines":0"#]
+        {
+            for threads in [1, 2, 3] {
+                let c = config(&root, &format!(r#"{extra},"threads":{threads}"#));
+                let cancel = Cancel::default();
+                let typed = run(&c, &cancel).unwrap();
+                let Encoded::Json(bytes) = run_encoded(&c, &cancel, Format::Json).unwrap() else {
+                    panic!("json")
+                };
+                assert_eq!(
+                    String::from_utf8(bytes).unwrap(),
+                    serde_json::to_string(&typed).unwrap(),
+                    "{extra} threads {threads}"
+                );
+                let Encoded::Compact(compact) = run_encoded(&c, &cancel, Format::Compact).unwrap()
+                else {
+                    panic!("compact")
+                };
+                // Serialised whole, strings are shared across files; the
+                // decoded values are the same.
+                let whole = to_json_value(&to_compact(&typed).unwrap());
+                assert_eq!(to_json_value(&compact), whole, "{extra} threads {threads}");
+            }
+        }
+        let c = config(&root, r#","maxMatches":4"#);
+        let typed = run(&c, &Cancel::default()).unwrap();
+        assert!(typed.aggregate.truncated);
+        assert_eq!(typed.aggregate.total_matches, 4);
+        assert!(typed.results.last().unwrap().truncated);
+        assert!(serde_json::to_string(&typed).unwrap().contains(r#""match":"\ud83d""#));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -43,11 +43,92 @@ pub struct Compact {
     pub shapes: Vec<Vec<&'static str>>,
 }
 
-/// Serialises `value` in compact form.
+/// Serialises `value` in compact form. Every string `value` serialises must
+/// live until this returns (strings are recognised by address).
 pub fn to_compact<T: Serialize>(value: &T) -> Result<Compact, Error> {
     let mut ser = Serializer::default();
     value.serialize(&mut ser)?;
     Ok(ser.out)
+}
+
+/// Builds one compact value out of parts serialised separately, for example
+/// one per file in the worker that searched it, so that serialising runs in
+/// parallel. Each part keeps its own string table (strings are deduplicated
+/// within a part, not across parts); splicing it renumbers its strings,
+/// numbers and shapes. The caller writes the enclosing objects and arrays.
+#[derive(Default)]
+pub struct Assembler {
+    out: Compact,
+    shape_ids: HashMap<Vec<&'static str>, u32, BuildHasherDefault<FxHasher>>,
+}
+
+impl Assembler {
+    /// An empty assembler.
+    pub fn new() -> Assembler {
+        Assembler::default()
+    }
+
+    /// Starts an object with `keys`: the next `keys.len()` values are its
+    /// values, in order.
+    pub fn object(&mut self, keys: &[&'static str]) {
+        let id = self.shape_id(keys);
+        self.out.ops.extend([OBJECT, id]);
+    }
+
+    /// Starts an array of `len` elements: the next `len` values.
+    pub fn array(&mut self, len: usize) {
+        self.out.ops.extend([ARRAY, len as u32]);
+    }
+
+    /// Serialises `value` and appends it.
+    pub fn serialize<T: Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.splice(to_compact(value)?);
+        Ok(())
+    }
+
+    /// Appends a value serialised separately (by [`to_compact`]).
+    pub fn splice(&mut self, part: Compact) {
+        let string_base = self.out.ends.len() as u32;
+        let unit_base = self.out.strings.len() as u32;
+        let number_base = self.out.numbers.len() as u32;
+        let shapes: Vec<u32> = part.shapes.iter().map(|keys| self.shape_id(keys)).collect();
+        self.out.strings.extend_from_slice(&part.strings);
+        self.out.ends.extend(part.ends.iter().map(|e| e + unit_base));
+        self.out.numbers.extend_from_slice(&part.numbers);
+        let ops = &part.ops;
+        self.out.ops.reserve(ops.len());
+        let mut i = 0;
+        while i < ops.len() {
+            let op = ops[i];
+            match op {
+                NULL | FALSE | TRUE => {
+                    self.out.ops.push(op);
+                    i += 1;
+                    continue;
+                }
+                STRING => self.out.ops.extend([op, ops[i + 1] + string_base]),
+                NUMBER => self.out.ops.extend([op, ops[i + 1] + number_base]),
+                OBJECT => self.out.ops.extend([op, shapes[ops[i + 1] as usize]]),
+                _ => self.out.ops.extend([op, ops[i + 1]]), // U32, ARRAY
+            }
+            i += 2;
+        }
+    }
+
+    /// The assembled value.
+    pub fn finish(self) -> Compact {
+        self.out
+    }
+
+    fn shape_id(&mut self, keys: &[&'static str]) -> u32 {
+        if let Some(&id) = self.shape_ids.get(keys) {
+            return id;
+        }
+        let id = self.out.shapes.len() as u32;
+        self.out.shapes.push(keys.to_vec());
+        self.shape_ids.insert(keys.to_vec(), id);
+        id
+    }
 }
 
 /// A value the compact form cannot carry.
@@ -86,10 +167,11 @@ struct Serializer {
     out: Compact,
     /// Short strings seen so far, by content (match texts repeat).
     interned: HashMap<Box<str>, u32, BuildHasherDefault<FxHasher>>,
-    /// Long strings seen so far, by address: results share one allocation
-    /// per distinct line (a line is a match line and its neighbours'
-    /// context), and nothing is freed while a value is being serialised, so
-    /// an address and length identify a string for this serialisation.
+    /// Long strings seen so far, by address: a line shown as a match line and
+    /// as its neighbours' context is one slice of the file's text (or one
+    /// shared allocation). Values given to [`to_compact`] must therefore keep
+    /// every string they serialise alive until it returns (no temporaries), so
+    /// that an address and length identify a string for this serialisation.
     by_address: HashMap<(usize, usize), u32, BuildHasherDefault<FxHasher>>,
     /// Strings holding lone surrogates, keyed by their units.
     interned_utf16: HashMap<Box<[u16]>, u32, BuildHasherDefault<FxHasher>>,
@@ -455,6 +537,54 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 }
 
+/// Decodes a compact value into the JSON value it stands for (what
+/// `lib/decode.js` does, for tests on the Rust side).
+#[cfg(test)]
+pub(crate) fn to_json_value(c: &Compact) -> serde_json::Value {
+    use serde_json::Value;
+    fn string(c: &Compact, k: usize) -> Value {
+        let start = if k == 0 { 0 } else { c.ends[k - 1] as usize };
+        Value::String(String::from_utf16_lossy(&c.strings[start..c.ends[k] as usize]))
+    }
+    fn value(c: &Compact, i: &mut usize) -> Value {
+        let op = c.ops[*i];
+        *i += 1;
+        let mut operand = || {
+            *i += 1;
+            c.ops[*i - 1]
+        };
+        match op {
+            NULL => Value::Null,
+            FALSE => Value::Bool(false),
+            TRUE => Value::Bool(true),
+            U32 => Value::from(operand()),
+            NUMBER => {
+                // One number type, as in JS: integral values compare as integers.
+                let x = c.numbers[operand() as usize];
+                if x.fract() == 0.0 && x.abs() < 9e15 {
+                    Value::from(x as i64)
+                } else {
+                    Value::from(x)
+                }
+            }
+            STRING => string(c, operand() as usize),
+            ARRAY => {
+                let n = operand();
+                Value::Array((0..n).map(|_| value(c, i)).collect())
+            }
+            OBJECT => {
+                let keys = &c.shapes[operand() as usize];
+                Value::Object(keys.iter().map(|k| (k.to_string(), value(c, i))).collect())
+            }
+            other => panic!("bad op {other}"),
+        }
+    }
+    let mut i = 0;
+    let v = value(c, &mut i);
+    assert_eq!(i, c.ops.len(), "trailing ops");
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,5 +643,37 @@ mod tests {
                 OBJECT, 1, STRING, 2, NUMBER, 0, STRING, 3, ARRAY, 0, FALSE,
             ]
         );
+    }
+
+    #[test]
+    fn assembled_parts_decode_to_the_whole() {
+        let items = vec![
+            Item { name: "a".into(), n: 7, note: None, tags: vec!["x".into()], ok: true },
+            Item {
+                name: JsStr::from_utf16(&[0x61, 0xD83D]),
+                n: 1 << 40,
+                note: Some("hi"),
+                tags: vec!["a".into()],
+                ok: false,
+            },
+        ];
+        let mut asm = Assembler::new();
+        asm.object(&["first", "rest", "n"]);
+        asm.serialize(&items[0]).unwrap();
+        asm.array(items.len());
+        for item in &items {
+            asm.splice(to_compact(item).unwrap());
+        }
+        asm.serialize(&(-1.5f64)).unwrap();
+        let got = to_json_value(&asm.finish());
+        let want = serde_json::json!({
+            "first": serde_json::to_value(&items[0]).unwrap(),
+            "rest": [
+                serde_json::to_value(&items[0]).unwrap(),
+                {"name": "a\u{FFFD}", "n": (1u64 << 40), "note": "hi", "tags": ["a"], "ok": false},
+            ],
+            "n": -1.5,
+        });
+        assert_eq!(got, want);
     }
 }
