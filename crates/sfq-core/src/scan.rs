@@ -4,9 +4,9 @@
 //! sees exactly what a sequential scan would, whatever the thread count.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::time::Duration;
 
 use crate::cancel::Cancel;
 use crate::error::{Error, ErrorCode, Result};
@@ -47,9 +47,10 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
 
 /// Runs `work` over `items` on `threads` threads and feeds the results to
 /// `consume` in item order until it returns [`Flow::Stop`] or the items run
-/// out. Items are processed in growing batches so that an early stop wastes
-/// little work; cancellation is checked between batches (and `work` may
-/// check it itself).
+/// out. Workers take items one at a time and never run more than a window of
+/// items ahead of the consumer, so an early stop wastes little work; the
+/// consumer runs on the calling thread while the workers go on (no barrier
+/// between batches). Cancellation stops the workers and is reported.
 pub fn ordered<'a, I, T, W, C>(
     items: &'a [I],
     threads: usize,
@@ -74,21 +75,79 @@ where
         return Ok(());
     }
     let pool = pool(threads)?;
-    let mut next = 0;
-    let mut batch = threads * 4;
-    while next < items.len() {
-        cancel.check()?;
-        let end = (next + batch).min(items.len());
-        let results: Vec<T> = pool.install(|| items[next..end].par_iter().map(&work).collect());
-        for r in results {
-            if consume(r)? == Flow::Stop {
-                return Ok(());
+    // Items are claimed in chunks (one message per chunk keeps the consumer
+    // from waking for every small file) and at most `window` chunks ahead of
+    // the consumer.
+    const CHUNK: usize = 16;
+    let chunks = items.len().div_ceil(CHUNK);
+    let window = threads * 16;
+    let next = AtomicUsize::new(0);
+    let consumed = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
+    let mut outcome = Ok(());
+    pool.in_place_scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, consumed, stop, work) = (&next, &consumed, &stop, &work);
+            scope.spawn(move |_| {
+                loop {
+                    if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
+                        return;
+                    }
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c >= chunks {
+                        return;
+                    }
+                    // Stay within the window (the consumer is behind).
+                    while c >= consumed.load(Ordering::Acquire) + window {
+                        if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                    let end = (c * CHUNK + CHUNK).min(items.len());
+                    let mut out = Vec::with_capacity(end - c * CHUNK);
+                    for item in &items[c * CHUNK..end] {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        out.push(work(item));
+                    }
+                    if tx.send((c, out)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Chunks arrive in any order; `ring[c % window]` holds chunk c until
+        // its turn (c is always within the window of the next one wanted).
+        let mut ring: Vec<Option<Vec<T>>> = (0..window).map(|_| None).collect();
+        let mut want = 0;
+        'receive: for (c, results) in rx.iter() {
+            ring[c % window] = Some(results);
+            while let Some(results) = ring[want % window].take() {
+                want += 1;
+                consumed.store(want, Ordering::Release);
+                for r in results {
+                    match consume(r) {
+                        Ok(Flow::Continue) => {}
+                        Ok(Flow::Stop) => break 'receive,
+                        Err(e) => {
+                            outcome = Err(e);
+                            break 'receive;
+                        }
+                    }
+                }
             }
         }
-        next = end;
-        batch = (batch * 2).min(4096);
-    }
-    Ok(())
+        // Stop the workers (one sending afterwards fails).
+        stop.store(true, Ordering::Relaxed);
+    });
+    outcome?;
+    // Workers stop early only when cancelled or stopped.
+    cancel.check()
 }
 
 #[cfg(test)]
@@ -112,6 +171,46 @@ mod tests {
             )
             .unwrap();
             assert_eq!(seen, (0..5000).map(|i| i * 2).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_consumer_error_and_a_cancellation_end_the_scan() {
+        let items: Vec<usize> = (0..5000).collect();
+        for threads in [1, 2, 5] {
+            let err = ordered(
+                &items,
+                threads,
+                &Cancel::default(),
+                |&i| i,
+                |r| {
+                    if r == 1234 {
+                        Err(Error::new(ErrorCode::Internal, "boom"))
+                    } else {
+                        Ok(Flow::Continue)
+                    }
+                },
+            )
+            .unwrap_err();
+            assert_eq!(err.code(), ErrorCode::Internal);
+
+            let cancel = Cancel::default();
+            let mut seen = 0;
+            let err = ordered(
+                &items,
+                threads,
+                &cancel,
+                |&i| i,
+                |_| {
+                    seen += 1;
+                    if seen == 100 {
+                        cancel.flag().store(true, Ordering::Relaxed);
+                    }
+                    Ok(Flow::Continue)
+                },
+            )
+            .unwrap_err();
+            assert_eq!(err.code(), ErrorCode::Aborted, "threads {threads}");
         }
     }
 }
