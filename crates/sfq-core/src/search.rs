@@ -50,9 +50,12 @@ impl FileText {
     /// Decodes `bytes` as Node's `Buffer#toString(encoding)` does.
     pub fn decode(bytes: Vec<u8>, encoding: Encoding) -> FileText {
         match encoding {
-            Encoding::Utf8 => FileText::Utf8(match String::from_utf8(bytes) {
-                Ok(s) => s,
-                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            Encoding::Utf8 => FileText::Utf8(if simdutf8::basic::from_utf8(&bytes).is_ok() {
+                // SAFETY: `bytes` was just validated as UTF-8 (SIMD validation is
+                // several times faster than `String::from_utf8`'s).
+                unsafe { String::from_utf8_unchecked(bytes) }
+            } else {
+                String::from_utf8_lossy(&bytes).into_owned()
             }),
             Encoding::Latin1 => FileText::Utf8(bytes.iter().map(|&b| char::from(b)).collect()),
             Encoding::Ascii => {

@@ -49,7 +49,13 @@ pub fn is_binary(bytes: &[u8], encoding: Encoding) -> bool {
         Encoding::Utf16Le => {
             head.chunks_exact(2).any(|p| is_binary_unit(u16::from_le_bytes([p[0], p[1]])))
         }
-        _ => head.iter().any(|&b| is_binary_unit(u16::from(b))),
+        // The same test as `is_binary_unit`, written with comparisons only so
+        // that it runs on whole vectors of bytes.
+        _ => head.chunks(64).any(|chunk| {
+            chunk.iter().fold(false, |acc, &b| {
+                acc | (b < 0x09) | (b.wrapping_sub(0x0E) < 0x0D) | (b.wrapping_sub(0x1C) < 0x04)
+            })
+        }),
     }
 }
 
@@ -260,5 +266,14 @@ mod tests {
         assert_eq!(Encoding::parse("binary").unwrap(), Encoding::Latin1);
         assert!(Encoding::parse("hex").is_err());
         assert!(Encoding::parse("utf16-le").is_err());
+    }
+
+    #[test]
+    fn the_vector_binary_test_is_the_unit_test() {
+        for b in 0..=255u8 {
+            let mut text = vec![b'a'; 100];
+            text[70] = b;
+            assert_eq!(is_binary(&text, Encoding::Utf8), is_binary_unit(u16::from(b)), "{b:#x}");
+        }
     }
 }
