@@ -180,6 +180,8 @@ struct Serializer {
     /// Keys of the objects being serialised, innermost last (one buffer
     /// instead of a vector per object).
     key_stack: Vec<&'static str>,
+    /// The key addresses of the object being finished (reused).
+    scratch: Vec<usize>,
 }
 
 impl Serializer {
@@ -251,14 +253,14 @@ impl Serializer {
     /// The id of the shape made of the keys on the stack from `from`, which
     /// are popped.
     fn shape(&mut self, from: usize) -> u32 {
-        let addresses: Box<[usize]> =
-            self.key_stack[from..].iter().map(|k| k.as_ptr() as usize).collect();
-        let id = match self.shape_ids.get(&addresses) {
+        self.scratch.clear();
+        self.scratch.extend(self.key_stack[from..].iter().map(|k| k.as_ptr() as usize));
+        let id = match self.shape_ids.get(self.scratch.as_slice()) {
             Some(&id) => id,
             None => {
                 let id = self.out.shapes.len() as u32;
                 self.out.shapes.push(self.key_stack[from..].to_vec());
-                self.shape_ids.insert(addresses, id);
+                self.shape_ids.insert(self.scratch.as_slice().into(), id);
                 id
             }
         };
