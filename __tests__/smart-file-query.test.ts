@@ -110,6 +110,33 @@ describe('payload', () => {
   });
 });
 
+describe('documented differences from Node 20 (README)', () => {
+  const where = (regex: string, flags: string, text: string) => {
+    const d = makeTree({ 'a.txt': `${text}\n` });
+    const r = smartFileQuerySync({ cwd: d, regex, flags });
+    rmSync(d, { recursive: true, force: true });
+    return r.results.flatMap((f) => f.matches.map((m) => `${m.match}@${m.column}`));
+  };
+  const inNode = (regex: string, flags: string, text: string) =>
+    [...text.matchAll(new RegExp(regex, `${flags}g`))].map((m) => `${m[0]}@${m.index + 1}`);
+
+  it('follows the spec where V8 11.3 has a bug', () => {
+    expect(where('(?:(?<=B)abc)*S', '', 'BabcS')).toEqual(['abcS@2']);
+    expect(where('(?:a[^S])+', 'v', 'aSa?')).toEqual(['a?@3']);
+    // What Node 20 itself gives (this test runs on the Node the README names).
+    if (process.versions.v8.startsWith('11.3.')) {
+      expect(inNode('(?:(?<=B)abc)*S', '', 'BabcS')).toEqual(['S@5']);
+      expect(inNode('(?:a[^S])+', 'v', 'aSa?')).toEqual(['aS@1']);
+    }
+  });
+
+  it("reproduces V8 11.3's /[^]$/v, which never matches", () => {
+    expect(where('[^]$', 'v', 'ab')).toEqual([]);
+    expect(where('[^]$', '', 'ab')).toEqual(['b@2']);
+    if (process.versions.v8.startsWith('11.3.')) expect(inNode('[^]$', 'v', 'ab')).toEqual([]);
+  });
+});
+
 describe('candidate files', () => {
   it('honours .gitignore and the default excludes at any depth', () => {
     const paths = q({ regex: 'TrackingSync' }).results.map((f) => f.path);
