@@ -190,7 +190,30 @@ pub struct Hit {
     /// 1-based column in code points.
     pub column: usize,
     /// The matched text.
-    pub text: JsStr,
+    pub text: HitText,
+}
+
+/// The matched text of a [`Hit`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HitText {
+    /// A byte range of the UTF-8 text searched (nothing is copied).
+    Range(usize, usize),
+    /// A string of its own (UTF-16 texts, and matches that split a
+    /// surrogate pair).
+    Js(JsStr),
+}
+
+impl HitText {
+    /// The text in `text` (the file the hit was found in) as a JS string.
+    pub fn to_js(&self, text: &FileText) -> JsStr {
+        match (self, text) {
+            (HitText::Range(a, b), FileText::Utf8(s)) => JsStr::Utf8(s[*a..*b].into()),
+            (HitText::Js(js), _) => js.clone(),
+            (HitText::Range(..), FileText::Utf16 { .. }) => {
+                unreachable!("byte ranges come from UTF-8 texts only")
+            }
+        }
+    }
 }
 
 /// Reads and decodes the file at `path` whose lstat size was `size`.
@@ -253,7 +276,7 @@ pub fn find(
                         line: index,
                         span,
                         column,
-                        text: JsStr::from_utf16(&units[a + start..a + end]),
+                        text: HitText::Js(JsStr::from_utf16(&units[a + start..a + end])),
                     });
                     go_on
                 })?;
@@ -274,7 +297,8 @@ pub fn find(
                     Span { start: line_start, end: line_start, next: line_start }
                 };
                 let column = crate::text::column(&units[line_start..], start - line_start);
-                sink(Hit { line, span, column, text: JsStr::from_utf16(&units[start..end]) })
+                let text = HitText::Js(JsStr::from_utf16(&units[start..end]));
+                sink(Hit { line, span, column, text })
             })
         }
     }
@@ -318,9 +342,9 @@ fn lines_utf8(
                 LineMatch::Utf8 { start, end } => {
                     col += chars_in(&content.as_bytes()[col_at..start]);
                     col_at = start;
-                    (col, JsStr::Utf8(content[start..end].into()))
+                    (col, HitText::Range(span.start + start, span.start + end))
                 }
-                LineMatch::Utf16 { column, text } => (column, text),
+                LineMatch::Utf16 { column, text } => (column, HitText::Js(text)),
             };
             go_on = sink(Hit { line, span, column, text: matched });
             go_on
@@ -354,7 +378,7 @@ fn whole_utf8(
         let span =
             Span { start: line_start, end: content_end(b, line_start, newline), next: newline + 1 };
         let column = chars_in(&b[line_start..start]) + 1;
-        sink(Hit { line, span, column, text: JsStr::Utf8(text[start..end].into()) })
+        sink(Hit { line, span, column, text: HitText::Range(start, end) })
     })
 }
 

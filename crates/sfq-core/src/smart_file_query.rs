@@ -21,9 +21,9 @@ use crate::matcher::Matcher;
 use crate::options::RawOptions;
 use crate::paths::resolve_root;
 use crate::scan::{self, Flow};
-use crate::search::{self, FileText, Hit, Mode, SkipReason, Span};
+use crate::search::{self, FileText, Hit, HitText, Mode, SkipReason, Span};
 use crate::text::Encoding;
-use crate::transport::{Assembler, to_compact};
+use crate::transport::{Assembler, Compact, Writer};
 use crate::{Encoded, Format};
 
 /// The option names `smartFileQuery` accepts.
@@ -358,6 +358,17 @@ impl<'a> FileView<'a> {
         }
     }
 
+    /// The matched text of `hit` to serialise.
+    fn matched<'b>(&'b self, hit: &'b Hit) -> TextPiece<'b> {
+        match (&hit.text, self.text) {
+            (HitText::Range(a, b), FileText::Utf8(s)) => TextPiece::Str(&s[*a..*b]),
+            (HitText::Js(js), _) => TextPiece::Js(js),
+            (HitText::Range(..), FileText::Utf16 { .. }) => {
+                unreachable!("byte ranges come from UTF-8 texts only")
+            }
+        }
+    }
+
     /// The line at `span` to serialise.
     fn piece(&self, span: Span) -> TextPiece<'_> {
         match self.text.line_str(span) {
@@ -379,7 +390,7 @@ impl<'a> FileView<'a> {
             .map(|(hit, &(first, before, after, own))| MatchOut {
                 line_number: hit.line + 1,
                 column: hit.column,
-                text: hit.text.clone(),
+                text: hit.text.to_js(self.text),
                 context: Context {
                     before: self.spans[first..first + before].iter().map(|&s| line(s)).collect(),
                     line: line(own),
@@ -398,6 +409,98 @@ impl<'a> FileView<'a> {
             content: self.include_content.then(|| self.text.to_js()),
             truncated: self.truncated,
         }
+    }
+}
+
+/// The keys of [`FileResult`], [`MatchOut`] and [`Context`], in order.
+const FILE_KEYS: [&str; 5] = ["path", "size", "matchCount", "matches", "truncated"];
+const FILE_KEYS_WITH_CONTENT: [&str; 6] =
+    ["path", "size", "matchCount", "matches", "content", "truncated"];
+const MATCH_KEYS: [&str; 4] = ["lineNumber", "column", "match", "context"];
+const CONTEXT_KEYS: [&str; 3] = ["before", "line", "after"];
+
+/// Longest matched text looked up by content (longer ones rarely repeat).
+const INTERN_MAX: usize = 64;
+
+impl FileView<'_> {
+    /// The file's result in the compact transport, written op by op (what
+    /// serialising it through serde gives, without the generic machinery):
+    /// each distinct line once, found by where it starts; matched texts by
+    /// content.
+    pub fn to_compact(&self) -> Compact {
+        let lines_shown = self.spans.len() + self.hits.len();
+        let mut w = Writer::with_capacity(16 + self.hits.len() * 16 + lines_shown * 2, 64);
+        let file_shape =
+            w.shape(if self.include_content { &FILE_KEYS_WITH_CONTENT } else { &FILE_KEYS });
+        let match_shape = w.shape(&MATCH_KEYS);
+        let context_shape = w.shape(&CONTEXT_KEYS);
+        let mut lines: HashMap<usize, u32, BuildHasherDefault<FxHasher>> =
+            HashMap::with_capacity_and_hasher(lines_shown, Default::default());
+        let mut texts: HashMap<&str, u32, BuildHasherDefault<FxHasher>> = HashMap::default();
+        let add = |w: &mut Writer, piece: TextPiece<'_>| match piece {
+            TextPiece::Str(s) => w.add_str(s),
+            TextPiece::Js(JsStr::Utf8(s)) => w.add_str(s),
+            TextPiece::Js(JsStr::Utf16(units)) => w.add_units(units),
+        };
+        let mut line = |w: &mut Writer, span: Span| {
+            let i = match lines.get(&span.start) {
+                Some(&i) => i,
+                None => {
+                    let i = add(w, self.piece(span));
+                    lines.insert(span.start, i);
+                    i
+                }
+            };
+            w.string(i);
+        };
+        w.object(file_shape);
+        let path = w.add_str(self.path);
+        w.string(path);
+        w.number(self.size);
+        w.number(self.hits.len() as u64);
+        w.array(self.hits.len());
+        for (hit, &(first, before, after, own)) in self.hits.iter().zip(&self.contexts) {
+            w.object(match_shape);
+            w.number(hit.line as u64 + 1);
+            w.number(hit.column as u64);
+            let matched = match self.matched(hit) {
+                TextPiece::Js(JsStr::Utf8(s)) => TextPiece::Str(s),
+                other => other,
+            };
+            let m = match matched {
+                TextPiece::Str(s) if s.len() <= INTERN_MAX => match texts.get(s) {
+                    Some(&i) => i,
+                    None => {
+                        let i = w.add_str(s);
+                        texts.insert(s, i);
+                        i
+                    }
+                },
+                other => add(&mut w, other),
+            };
+            w.string(m);
+            w.object(context_shape);
+            w.array(before);
+            for &span in &self.spans[first..first + before] {
+                line(&mut w, span);
+            }
+            line(&mut w, own);
+            w.array(after);
+            for &span in &self.spans[first + before..first + before + after] {
+                line(&mut w, span);
+            }
+        }
+        if self.include_content {
+            let content = match (self.text, &self.content16) {
+                (FileText::Utf8(s), _) => w.add_str(s),
+                (_, Some(JsStr::Utf16(units))) => w.add_units(units),
+                (_, Some(JsStr::Utf8(s))) => w.add_str(s),
+                (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
+            };
+            w.string(content);
+        }
+        w.bool(self.truncated);
+        w.finish()
     }
 }
 
@@ -451,7 +554,7 @@ impl Serialize for MatchPiece<'_> {
         let mut m = serializer.serialize_struct("MatchOut", 4)?;
         m.serialize_field("lineNumber", &(hit.line + 1))?;
         m.serialize_field("column", &hit.column)?;
-        m.serialize_field("match", &hit.text)?;
+        m.serialize_field("match", &v.matched(hit))?;
         m.serialize_field(
             "context",
             &ContextPiece {
@@ -704,7 +807,7 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             Ok(Encoded::Json(out))
         }
         Format::Compact => {
-            let s = scan_files(config, cancel, |f| to_compact(f).map_err(|e| internal(&e)))?;
+            let s = scan_files(config, cancel, |f| Ok(f.to_compact()))?;
             let mut asm = Assembler::new();
             asm.object(&PAYLOAD_KEYS);
             asm.serialize(&config.echo()).map_err(|e| internal(&e))?;
@@ -734,7 +837,7 @@ fn json<T: Serialize>(value: &T) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::to_json_value;
+    use crate::transport::{to_compact, to_json_value};
 
     fn config(root: &std::path::Path, extra: &str) -> SfqConfig {
         let json =

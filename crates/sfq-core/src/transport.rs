@@ -51,6 +51,88 @@ pub fn to_compact<T: Serialize>(value: &T) -> Result<Compact, Error> {
     Ok(ser.out)
 }
 
+/// Writes a compact value operation by operation, for a hot path that knows
+/// its shapes and does its own string interning (a file's matches: see
+/// `smart_file_query::FileView`). The caller writes a well-formed value:
+/// an object's values follow [`Writer::object`], an array's elements
+/// follow [`Writer::array`].
+#[derive(Default)]
+pub struct Writer {
+    out: Compact,
+}
+
+impl Writer {
+    /// A writer with room for about `ops` operations and `units` string units.
+    pub fn with_capacity(ops: usize, units: usize) -> Writer {
+        Writer {
+            out: Compact {
+                ops: Vec::with_capacity(ops),
+                strings: Vec::with_capacity(units),
+                ..Compact::default()
+            },
+        }
+    }
+
+    /// Registers an object shape (its keys, in order); returns its id.
+    pub fn shape(&mut self, keys: &[&'static str]) -> u32 {
+        self.out.shapes.push(keys.to_vec());
+        self.out.shapes.len() as u32 - 1
+    }
+
+    /// Starts an object of shape `shape`.
+    pub fn object(&mut self, shape: u32) {
+        self.out.ops.extend([OBJECT, shape]);
+    }
+
+    /// Starts an array of `len` elements.
+    pub fn array(&mut self, len: usize) {
+        self.out.ops.extend([ARRAY, len as u32]);
+    }
+
+    /// A number.
+    pub fn number(&mut self, v: u64) {
+        if let Ok(v) = u32::try_from(v) {
+            self.out.ops.extend([U32, v]);
+        } else {
+            self.out.ops.extend([NUMBER, self.out.numbers.len() as u32]);
+            self.out.numbers.push(v as f64);
+        }
+    }
+
+    /// A boolean.
+    pub fn bool(&mut self, v: bool) {
+        self.out.ops.push(if v { TRUE } else { FALSE });
+    }
+
+    /// Adds `v` to the string table (without writing it); returns its index.
+    pub fn add_str(&mut self, v: &str) -> u32 {
+        if v.is_ascii() {
+            self.out.strings.extend(v.bytes().map(u16::from));
+        } else {
+            self.out.strings.extend(v.encode_utf16());
+        }
+        self.out.ends.push(self.out.strings.len() as u32);
+        self.out.ends.len() as u32 - 1
+    }
+
+    /// Adds a string given as UTF-16 code units; returns its index.
+    pub fn add_units(&mut self, units: &[u16]) -> u32 {
+        self.out.strings.extend_from_slice(units);
+        self.out.ends.push(self.out.strings.len() as u32);
+        self.out.ends.len() as u32 - 1
+    }
+
+    /// Writes the string at `index` of the table.
+    pub fn string(&mut self, index: u32) {
+        self.out.ops.extend([STRING, index]);
+    }
+
+    /// The value written.
+    pub fn finish(self) -> Compact {
+        self.out
+    }
+}
+
 /// Builds one compact value out of parts serialised separately, for example
 /// one per file in the worker that searched it, so that serialising runs in
 /// parallel. Each part keeps its own string table (strings are deduplicated
