@@ -91,6 +91,10 @@ where
             let tx = tx.clone();
             let (next, consumed, stop, work) = (&next, &consumed, &stop, &work);
             scope.spawn(move |_| {
+                // A panicking worker never sends its chunk: stop the others,
+                // which could otherwise wait for the window forever (the
+                // panic reaches the caller when the scope ends).
+                let _guard = StopOnPanic(stop);
                 loop {
                     if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
                         return;
@@ -121,6 +125,8 @@ where
             });
         }
         drop(tx);
+        // A panicking consumer must release the workers too.
+        let _guard = StopOnPanic(&stop);
         // Chunks arrive in any order; `ring[c % window]` holds chunk c until
         // its turn (c is always within the window of the next one wanted).
         let mut ring: Vec<Option<Vec<T>>> = (0..window).map(|_| None).collect();
@@ -148,6 +154,17 @@ where
     outcome?;
     // Workers stop early only when cancelled or stopped.
     cancel.check()
+}
+
+/// Sets the flag when dropped during a panic.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +228,39 @@ mod tests {
             )
             .unwrap_err();
             assert_eq!(err.code(), ErrorCode::Aborted, "threads {threads}");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_one_item_reaches_the_caller_instead_of_hanging() {
+        let items: Vec<usize> = (0..20_000).collect();
+        for threads in [2, 3] {
+            let r = std::panic::catch_unwind(|| {
+                ordered(
+                    &items,
+                    threads,
+                    &Cancel::default(),
+                    |&i| {
+                        assert!(i != 3, "item 3 fails");
+                        i
+                    },
+                    |_| Ok(Flow::Continue),
+                )
+            });
+            assert!(r.is_err(), "threads {threads}");
+            let r = std::panic::catch_unwind(|| {
+                ordered(
+                    &items,
+                    threads,
+                    &Cancel::default(),
+                    |&i| i,
+                    |i| {
+                        assert!(i != 3, "consuming item 3 fails");
+                        Ok(Flow::Continue)
+                    },
+                )
+            });
+            assert!(r.is_err(), "threads {threads}");
         }
     }
 }
