@@ -6,7 +6,8 @@
 //       lib/decode.js (what the JS API ships).
 // Builds a variant of the addon with `--features crossing-bench` into a
 // scratch directory (the shipped build has no such export), then times both
-// in one warm process, interleaved. Usage: node bench/crossing.mjs [--runs 7]
+// in one warm process, interleaved; then the shipped paths end to end.
+// Usage: node bench/crossing.mjs [--runs 7]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -55,4 +56,17 @@ for (const [name, cwd, q] of cases) {
     `search ${m('search')} | JSON: serialise ${m('serialise')} + JSON.parse ${m('parse')} = ` +
     `${(median(t.serialise) + median(t.parse)).toFixed(1)} | napi objects: ${m('build')} | ` +
     `compact: encode ${m('compact')} + decode ${m('decode')} = ${(median(t.compact) + median(t.decode)).toFixed(1)}`);
+  // The shipped paths end to end (each file encoded by the worker that searched
+  // it): querySync + JSON.parse (what a JSON API would do) against querySync in
+  // the compact form + decode (what the JS API does).
+  const e = { json: [], compact: [] };
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    JSON.parse(binding.querySync('smartFileQuery', options, undefined, false).json.toString('utf8'));
+    e.json.push(performance.now() - t0);
+    t0 = performance.now();
+    decodeCompact(binding.querySync('smartFileQuery', options, undefined, true).compact);
+    e.compact.push(performance.now() - t0);
+  }
+  console.log(`  shipped, end to end (search included): JSON + JSON.parse ${median(e.json).toFixed(1)} ms | compact + decode ${median(e.compact).toFixed(1)} ms`);
 }
