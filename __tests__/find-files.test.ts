@@ -1,6 +1,7 @@
 // findFiles / findFilesSync (seed 002) through the public JS API.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, findFilesSync } from '../index.js';
 import { git, gitInit, makeTree } from './helpers/tree';
@@ -68,5 +69,20 @@ describe('findFiles', () => {
     expect(() => findFilesSync({ cwd: repo, pattern: '*', path: '..' })).toThrow(expect.objectContaining({ code: 'EOUTSIDEROOT' }));
     await expect(findFiles({ cwd: repo, pattern: '*', maxResults: 0 })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
     expect(() => findFilesSync({ cwd: repo, pattern: '*', path: 'README.md' })).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+  });
+
+  it('prunes the walk without changing the answer: every pattern gives what picomatch picks from the whole listing', () => {
+    const all = findFilesSync({ cwd: repo, pattern: '**', maxResults: 100000 });
+    const patterns = [
+      'src/deep', 'src/deep/*', 'src/*', 'src/**', 'src/**/*.ts', '{src,pkg}/**/*.ts', '.github/**', '**/deep/**',
+      'src/deep/c.ts', 'sr?/*.ts', '[s]rc/**', 'src/!(a).ts', 'nope/**', '*.md', 'deep', '**/*.test.ts', '*/deep',
+    ];
+    for (const pattern of patterns) {
+      const isMatch = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+      const expected = all.filter((f) => isMatch(f.path));
+      expect(findFilesSync({ cwd: repo, pattern, maxResults: 100000 }), pattern).toEqual(expected);
+      const scoped = findFilesSync({ cwd: repo, pattern, path: 'src', maxResults: 100000 });
+      expect(scoped, `${pattern} in src`).toEqual(expected.filter((f) => f.path.startsWith('src/')));
+    }
   });
 });

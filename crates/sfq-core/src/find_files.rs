@@ -2,7 +2,9 @@
 //! `.gitignore` respected, seed 002's always-ignored directories skipped.
 
 use serde::Serialize;
-use sfq_walk::discovery::{EntryKind, WalkConfig, walk};
+use std::sync::Arc;
+
+use sfq_walk::discovery::{EntryKind, PathFilter, WalkConfig, walk};
 use sfq_walk::glob::GlobSet;
 
 use crate::cancel::Cancel;
@@ -29,6 +31,24 @@ pub struct Found {
     /// Size in bytes (files only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
+}
+
+/// Prunes the walk to directories that match the pattern or can hold a match
+/// (paths are relative to the walk's base, `prefix` makes them root-relative).
+/// Files are matched as they are found (directories after the walk).
+struct PatternFilter {
+    globs: GlobSet,
+    prefix: String,
+}
+
+impl PathFilter for PatternFilter {
+    fn skip_dir(&self, path: &str) -> bool {
+        let path = format!("{}{path}", self.prefix);
+        !self.globs.could_match_under(&path) && !self.globs.is_match(&path)
+    }
+    fn keep_file(&self, path: &str) -> bool {
+        self.globs.is_match(&format!("{}{path}", self.prefix))
+    }
 }
 
 /// Runs `findFiles`: the first `maxResults` matches in path order.
@@ -58,8 +78,10 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     // A pattern without `/` matches the name at any depth (seed 002's "*.ts").
     let basename = !pattern.contains('/');
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
+    let filter = Arc::new(PatternFilter { globs: globs.clone(), prefix: prefix.clone() });
     let config = WalkConfig::builder(&base)
         .prune_dirs(ALWAYS_IGNORED.iter().copied())
+        .filter(filter)
         .dirs(true)
         .threads(threads)
         .build()
