@@ -12,6 +12,7 @@ pub mod cancel;
 pub mod discovery;
 pub mod error;
 pub mod failpoint;
+pub mod file_view;
 pub mod find_files;
 pub mod jsstr;
 pub mod matcher;

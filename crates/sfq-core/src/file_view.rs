@@ -1,0 +1,340 @@
+//! A matched file as the search left it ([`FileView`]), and its two
+//! serialisations: through serde (JSON bytes, the CLI's) and op by op into the
+//! compact transport (the JS API's). Both write lines straight from the file's
+//! text; the typed [`FileResult`] is built only when asked for.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use rustc_hash::FxHasher;
+use serde::Serialize;
+
+use crate::jsstr::JsStr;
+use crate::search::{FileText, Hit, HitText, Span};
+use crate::smart_file_query::{Context, FileResult, MatchOut};
+use crate::transport::{Compact, Writer};
+
+/// A matched file as the search left it: its text, its hits and the spans of
+/// their context lines. It serialises exactly as the [`FileResult`] it stands
+/// for, writing lines straight from the text (no string is copied before it
+/// is serialised); [`FileView::to_result`] builds the typed value.
+pub struct FileView<'a> {
+    path: &'a str,
+    size: u64,
+    text: &'a FileText,
+    hits: &'a [Hit],
+    /// Per hit: (index of its first context span in `spans`, lines before,
+    /// lines after, the span of its own line).
+    contexts: Vec<(usize, usize, usize, Span)>,
+    spans: Vec<Span>,
+    /// For a UTF-16 text, the lines shown (by start) and the content as JS
+    /// strings made once: serialisers may recognise a string by its address,
+    /// so every string they see lives as long as the view.
+    utf16: HashMap<usize, JsStr, BuildHasherDefault<FxHasher>>,
+    content16: Option<JsStr>,
+    include_content: bool,
+    truncated: bool,
+}
+
+impl<'a> FileView<'a> {
+    /// The view of `hits` in `text`, each with up to `context_lines` lines
+    /// around it; `truncated` says the file was cut at `maxMatches`.
+    pub(crate) fn new(
+        path: &'a str,
+        size: u64,
+        text: &'a FileText,
+        hits: &'a [Hit],
+        context_lines: usize,
+        include_content: bool,
+        truncated: bool,
+    ) -> FileView<'a> {
+        let mut spans = Vec::with_capacity(hits.len() * context_lines * 2);
+        let contexts: Vec<(usize, usize, usize, Span)> = hits
+            .iter()
+            .map(|hit| {
+                let first = spans.len();
+                let (before, line) = text.context_spans(hit, context_lines, &mut spans);
+                (first, before, spans.len() - first - before, line)
+            })
+            .collect();
+        let mut utf16 = HashMap::default();
+        let mut content16 = None;
+        if let FileText::Utf16 { .. } = text {
+            for &span in spans.iter().chain(contexts.iter().map(|c| &c.3)) {
+                utf16.entry(span.start).or_insert_with(|| text.line_text(span));
+            }
+            if include_content {
+                content16 = Some(text.to_js());
+            }
+        }
+        FileView {
+            path,
+            size,
+            text,
+            hits,
+            contexts,
+            spans,
+            utf16,
+            content16,
+            include_content,
+            truncated,
+        }
+    }
+
+    /// The matched text of `hit` to serialise.
+    fn matched<'b>(&'b self, hit: &'b Hit) -> TextPiece<'b> {
+        match (&hit.text, self.text) {
+            (HitText::Range(a, b), FileText::Utf8(s)) => TextPiece::Str(&s[*a..*b]),
+            (HitText::Js(js), _) => TextPiece::Js(js),
+            (HitText::Range(..), FileText::Utf16 { .. }) => {
+                unreachable!("byte ranges come from UTF-8 texts only")
+            }
+        }
+    }
+
+    /// The line at `span` to serialise.
+    fn piece(&self, span: Span) -> TextPiece<'_> {
+        match self.text.line_str(span) {
+            Some(s) => TextPiece::Str(s),
+            None => TextPiece::Js(&self.utf16[&span.start]),
+        }
+    }
+
+    /// The typed result; lines shown several times share one string.
+    pub fn to_result(&self) -> FileResult {
+        let mut lines: HashMap<usize, JsStr, BuildHasherDefault<FxHasher>> = HashMap::default();
+        let mut line = |span: Span| {
+            lines.entry(span.start).or_insert_with(|| self.text.line_text(span)).clone()
+        };
+        let matches = self
+            .hits
+            .iter()
+            .zip(&self.contexts)
+            .map(|(hit, &(first, before, after, own))| MatchOut {
+                line_number: hit.line + 1,
+                column: hit.column,
+                text: hit.text.to_js(self.text),
+                context: Context {
+                    before: self.spans[first..first + before].iter().map(|&s| line(s)).collect(),
+                    line: line(own),
+                    after: self.spans[first + before..first + before + after]
+                        .iter()
+                        .map(|&s| line(s))
+                        .collect(),
+                },
+            })
+            .collect();
+        FileResult {
+            path: self.path.to_string(),
+            size: self.size,
+            match_count: self.hits.len(),
+            matches,
+            content: self.include_content.then(|| self.text.to_js()),
+            truncated: self.truncated,
+        }
+    }
+}
+
+/// The keys of [`FileResult`], [`MatchOut`] and [`Context`], in order.
+const FILE_KEYS: [&str; 5] = ["path", "size", "matchCount", "matches", "truncated"];
+const FILE_KEYS_WITH_CONTENT: [&str; 6] =
+    ["path", "size", "matchCount", "matches", "content", "truncated"];
+const MATCH_KEYS: [&str; 4] = ["lineNumber", "column", "match", "context"];
+const CONTEXT_KEYS: [&str; 3] = ["before", "line", "after"];
+
+/// Longest matched text looked up by content (longer ones rarely repeat).
+const INTERN_MAX: usize = 64;
+
+impl FileView<'_> {
+    /// The file's result in the compact transport, written op by op (what
+    /// serialising it through serde gives, without the generic machinery):
+    /// each distinct line once, found by where it starts; matched texts by
+    /// content.
+    pub fn to_compact(&self) -> Compact {
+        let lines_shown = self.spans.len() + self.hits.len();
+        let mut w = Writer::with_capacity(16 + self.hits.len() * 16 + lines_shown * 2, 64);
+        let file_shape =
+            w.shape(if self.include_content { &FILE_KEYS_WITH_CONTENT } else { &FILE_KEYS });
+        let match_shape = w.shape(&MATCH_KEYS);
+        let context_shape = w.shape(&CONTEXT_KEYS);
+        let mut lines: HashMap<usize, u32, BuildHasherDefault<FxHasher>> =
+            HashMap::with_capacity_and_hasher(lines_shown, Default::default());
+        let mut texts: HashMap<&str, u32, BuildHasherDefault<FxHasher>> = HashMap::default();
+        let add = |w: &mut Writer, piece: TextPiece<'_>| match piece {
+            TextPiece::Str(s) => w.add_str(s),
+            TextPiece::Js(JsStr::Utf8(s)) => w.add_str(s),
+            TextPiece::Js(JsStr::Utf16(units)) => w.add_units(units),
+        };
+        let mut line = |w: &mut Writer, span: Span| {
+            let i = match lines.get(&span.start) {
+                Some(&i) => i,
+                None => {
+                    let i = add(w, self.piece(span));
+                    lines.insert(span.start, i);
+                    i
+                }
+            };
+            w.string(i);
+        };
+        w.object(file_shape);
+        let path = w.add_str(self.path);
+        w.string(path);
+        w.number(self.size);
+        w.number(self.hits.len() as u64);
+        w.array(self.hits.len());
+        for (hit, &(first, before, after, own)) in self.hits.iter().zip(&self.contexts) {
+            w.object(match_shape);
+            w.number(hit.line as u64 + 1);
+            w.number(hit.column as u64);
+            let matched = match self.matched(hit) {
+                TextPiece::Js(JsStr::Utf8(s)) => TextPiece::Str(s),
+                other => other,
+            };
+            let m = match matched {
+                TextPiece::Str(s) if s.len() <= INTERN_MAX => match texts.get(s) {
+                    Some(&i) => i,
+                    None => {
+                        let i = w.add_str(s);
+                        texts.insert(s, i);
+                        i
+                    }
+                },
+                other => add(&mut w, other),
+            };
+            w.string(m);
+            w.object(context_shape);
+            w.array(before);
+            for &span in &self.spans[first..first + before] {
+                line(&mut w, span);
+            }
+            line(&mut w, own);
+            w.array(after);
+            for &span in &self.spans[first + before..first + before + after] {
+                line(&mut w, span);
+            }
+        }
+        if self.include_content {
+            let content = match (self.text, &self.content16) {
+                (FileText::Utf8(s), _) => w.add_str(s),
+                (_, Some(JsStr::Utf16(units))) => w.add_units(units),
+                (_, Some(JsStr::Utf8(s))) => w.add_str(s),
+                (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
+            };
+            w.string(content);
+        }
+        w.bool(self.truncated);
+        w.finish()
+    }
+}
+
+/// A piece of a file's text (a line, or the whole text) as a JS string.
+enum TextPiece<'a> {
+    /// Borrowed from a UTF-8 text.
+    Str(&'a str),
+    /// Made from a UTF-16 text.
+    Js(&'a JsStr),
+}
+
+impl Serialize for TextPiece<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            TextPiece::Str(s) => serializer.serialize_str(s),
+            TextPiece::Js(js) => js.serialize(serializer),
+        }
+    }
+}
+
+/// A list of lines of a file.
+struct Lines<'a>(&'a FileView<'a>, &'a [Span]);
+
+impl Serialize for Lines<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.1.iter().map(|&span| self.0.piece(span)))
+    }
+}
+
+/// One match of a [`FileView`], serialised as a [`MatchOut`].
+struct MatchPiece<'a> {
+    view: &'a FileView<'a>,
+    index: usize,
+}
+
+impl Serialize for MatchPiece<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let v = self.view;
+        let hit = &v.hits[self.index];
+        let (first, before, after, own) = v.contexts[self.index];
+        let mut m = serializer.serialize_struct("MatchOut", 4)?;
+        m.serialize_field("lineNumber", &(hit.line + 1))?;
+        m.serialize_field("column", &hit.column)?;
+        m.serialize_field("match", &v.matched(hit))?;
+        m.serialize_field(
+            "context",
+            &ContextPiece {
+                before: Lines(v, &v.spans[first..first + before]),
+                line: v.piece(own),
+                after: Lines(v, &v.spans[first + before..first + before + after]),
+            },
+        )?;
+        m.end()
+    }
+}
+
+/// A match's context, serialised as a [`Context`].
+#[derive(Serialize)]
+#[serde(rename = "Context")]
+struct ContextPiece<'a> {
+    before: Lines<'a>,
+    line: TextPiece<'a>,
+    after: Lines<'a>,
+}
+
+impl Serialize for FileView<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut f =
+            serializer.serialize_struct("FileResult", 5 + usize::from(self.include_content))?;
+        f.serialize_field("path", self.path)?;
+        f.serialize_field("size", &self.size)?;
+        f.serialize_field("matchCount", &self.hits.len())?;
+        f.serialize_field(
+            "matches",
+            &Seq((0..self.hits.len()).map(|index| MatchPiece { view: self, index })),
+        )?;
+        if self.include_content {
+            let content = match (self.text, &self.content16) {
+                (FileText::Utf8(s), _) => TextPiece::Str(s),
+                (_, Some(js)) => TextPiece::Js(js),
+                (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
+            };
+            f.serialize_field("content", &content)?;
+        }
+        f.serialize_field("truncated", &self.truncated)?;
+        f.end()
+    }
+}
+
+/// A sequence serialised from a cloneable iterator.
+struct Seq<I>(I);
+
+impl<I: Iterator<Item = T> + Clone, T: Serialize> Serialize for Seq<I> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.clone())
+    }
+}
