@@ -160,8 +160,14 @@ impl Glob {
         let prefix = if parsed.negated || opts.basename { None } else { literal_prefix(pattern) };
         // The tail argument ("matches D, so matches D/…") needs every match to
         // run through the final globstar: no alternation at the top level.
-        let tail_globstar =
-            parsed.tail_globstar && !jsregex::has_top_level_alternation(&parsed.output);
+        // A parenthesis (an extglob, or one left open, which picomatch closes
+        // with an empty alternative: `{a,b}(.a'/**` matches `a`) or an
+        // unbalanced brace can route a match around the globstar: no tail
+        // argument for those.
+        let tail_globstar = parsed.tail_globstar
+            && !jsregex::has_top_level_alternation(&parsed.output)
+            && !pattern.contains(['(', ')'])
+            && pattern.matches('{').count() == pattern.matches('}').count();
         let hidden_safe = !opts.dot && !opts.basename && !parsed.negated && is_hidden_safe(pattern);
         Ok(Glob {
             pattern: pattern.to_string(),
@@ -403,5 +409,13 @@ mod tests {
         assert_eq!(dot.covers_dir("dist"), Coverage::All);
         assert!(Glob::new("**/*.ts", &o).expect("g").never_matches_hidden());
         assert!(!Glob::new("**/.env", &o).expect("g").never_matches_hidden());
+        // Braces before the globstar keep the tail argument ...
+        let braces = Glob::new("{a,b}/**", &o).expect("g");
+        assert_eq!(braces.covers_dir("a"), Coverage::NonHidden);
+        // ... a parenthesis left open does not: picomatch matches `a` through
+        // an empty alternative, and not `a/b` (found by SFQ_WALK_SEED=38).
+        let open = Glob::new("{a,b}(.a'/**", &o).expect("g");
+        assert!(open.is_match("a") && !open.is_match("a/b"));
+        assert_eq!(open.covers_dir("a"), Coverage::None);
     }
 }
