@@ -250,7 +250,9 @@ impl Glob {
 /// The directory part (ending in `/`) of the pattern's leading literal text.
 fn literal_prefix(pattern: &str) -> Option<String> {
     let p = pattern.strip_prefix("./").unwrap_or(pattern);
-    if p.starts_with("./") || p.starts_with('!') {
+    // A `|` reaches picomatch's regex as an alternation, at the top level
+    // too: `ab/|**/@(a|b)` matches `a/b`, so no prefix is certain.
+    if p.starts_with("./") || p.starts_with('!') || p.contains('|') {
         return None;
     }
     let lit: String = p
@@ -285,7 +287,7 @@ fn literal_prefix(pattern: &str) -> Option<String> {
 /// See [`Glob::never_matches_hidden`].
 fn is_hidden_safe(pattern: &str) -> bool {
     let p = pattern.strip_prefix("./").unwrap_or(pattern);
-    if p.chars().any(|c| matches!(c, '{' | '}' | '[' | '(' | '\\' | '"' | '\0'))
+    if p.chars().any(|c| matches!(c, '{' | '}' | '[' | '(' | '|' | '\\' | '"' | '\0'))
         || p.starts_with('!')
     {
         return false;
@@ -417,5 +419,10 @@ mod tests {
         let open = Glob::new("{a,b}(.a'/**", &o).expect("g");
         assert!(open.is_match("a") && !open.is_match("a/b"));
         assert_eq!(open.covers_dir("a"), Coverage::None);
+        // A `|` is an alternation in picomatch's regex: no literal prefix
+        // (found by SFQ_WALK_SEED=121).
+        let bar = Glob::new("ab/|**/@(a|b)", &o).expect("g");
+        assert!(bar.is_match("a/b"));
+        assert!(bar.could_match_under("a"));
     }
 }

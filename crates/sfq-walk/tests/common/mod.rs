@@ -30,12 +30,19 @@ impl Rng {
 }
 
 /// Seeds to run: `SFQ_WALK_SEED=n` runs just that one, `SFQ_WALK_SEEDS=n`
-/// runs seeds `1..=n`, otherwise `default` fixed seeds.
+/// runs seeds `1..=n` and `SFQ_WALK_SEEDS=a..b` seeds `a..=b`, otherwise
+/// `default` fixed seeds.
 pub fn seeds(default: u64) -> Vec<u64> {
     if let Some(s) = std::env::var("SFQ_WALK_SEED").ok().and_then(|v| v.parse().ok()) {
         return vec![s];
     }
-    let n = std::env::var("SFQ_WALK_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let spec = std::env::var("SFQ_WALK_SEEDS").unwrap_or_default();
+    if let Some((a, b)) = spec.split_once("..") {
+        let bound =
+            |v: &str| v.trim().parse::<u64>().expect("SFQ_WALK_SEEDS=a..b: a and b are numbers");
+        return (bound(a)..=bound(b)).collect();
+    }
+    let n = spec.parse().unwrap_or(default);
     (1..=n).collect()
 }
 
