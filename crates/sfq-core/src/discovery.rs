@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use sfq_walk::discovery::{EntryKind, WalkConfig, WalkError, walk};
+use sfq_walk::discovery::{Entry, EntryKind, PathFilter, WalkConfig, WalkError, walk};
 use sfq_walk::glob::{GlobError, GlobFilter, GlobOptions, GlobSet};
 
 use crate::cancel::Cancel;
@@ -35,8 +35,11 @@ impl Candidate {
 pub struct DiscoveryProfile {
     /// Directory names never entered, at any depth (`.git` always is).
     pub prune_names: Vec<String>,
-    /// Include/exclude globs, applied during the walk (so it prunes).
-    pub filter: Option<Arc<GlobFilter>>,
+    /// The API's globs, applied during the walk (so it prunes): files it
+    /// does not keep are never listed.
+    pub filter: Option<Arc<dyn PathFilter>>,
+    /// Whether directories are listed too (`findFiles`).
+    pub dirs: bool,
     /// Worker threads.
     pub threads: usize,
 }
@@ -50,14 +53,16 @@ pub struct Unreadable {
     pub code: &'static str,
 }
 
-/// The candidates, in UTF-16 path order, and what could not be read.
-pub fn candidates(
+/// The entries under `root` (files, and directories when the profile lists
+/// them), in UTF-16 path order, and what could not be read.
+pub fn entries(
     root: &Path,
     profile: &DiscoveryProfile,
     cancel: &Cancel,
-) -> Result<(Vec<Candidate>, Vec<Unreadable>)> {
+) -> Result<(Vec<Entry>, Vec<Unreadable>)> {
     let mut builder = WalkConfig::builder(root)
         .prune_dirs(profile.prune_names.iter().map(String::as_str))
+        .dirs(profile.dirs)
         .threads(profile.threads);
     if let Some(filter) = &profile.filter {
         builder = builder.filter(filter.clone());
@@ -66,8 +71,25 @@ pub fn candidates(
         .build()
         .map_err(|e| Error::new(ErrorCode::Internal, format!("invalid walk configuration: {e}")))?;
     let listing = walk(&config, &|| cancel.is_cancelled()).map_err(|e| walk_error(e, cancel))?;
-    let files = listing
-        .entries
+    let unreadable = listing
+        .errors
+        .into_iter()
+        .map(|s| Unreadable {
+            rel: s.path.strip_prefix(root).unwrap_or(&s.path).to_string_lossy().into_owned(),
+            code: s.code.map_or("EIO", |c| io_code(&std::io::Error::from_raw_os_error(c))),
+        })
+        .collect();
+    Ok((listing.entries, unreadable))
+}
+
+/// The candidate files, in UTF-16 path order, and what could not be read.
+pub fn candidates(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+) -> Result<(Vec<Candidate>, Vec<Unreadable>)> {
+    let (entries, unreadable) = entries(root, profile, cancel)?;
+    let files = entries
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
         .map(|e| Candidate {
@@ -75,14 +97,6 @@ pub fn candidates(
             abs: e.abs_path,
             size: e.size.unwrap_or(0),
             missing: e.missing,
-        })
-        .collect();
-    let unreadable = listing
-        .errors
-        .into_iter()
-        .map(|s| Unreadable {
-            rel: s.path.strip_prefix(root).unwrap_or(&s.path).to_string_lossy().into_owned(),
-            code: s.code.map_or("EIO", |c| io_code(&std::io::Error::from_raw_os_error(c))),
         })
         .collect();
     Ok((files, unreadable))

@@ -4,11 +4,11 @@
 use serde::Serialize;
 use std::sync::Arc;
 
-use sfq_walk::discovery::{EntryKind, PathFilter, WalkConfig, walk};
+use sfq_walk::discovery::{EntryKind, PathFilter};
 use sfq_walk::glob::GlobSet;
 
 use crate::cancel::Cancel;
-use crate::discovery::glob_set;
+use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::RawOptions;
 use crate::paths::{resolve_inside, resolve_root};
@@ -35,7 +35,7 @@ pub struct Found {
 
 /// Prunes the walk to directories that match the pattern or can hold a match
 /// (paths are relative to the walk's base, `prefix` makes them root-relative).
-/// Files are matched as they are found (directories after the walk).
+/// Files are matched as they are found; directories after the walk.
 struct PatternFilter {
     globs: GlobSet,
     prefix: String,
@@ -78,25 +78,23 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     // A pattern without `/` matches the name at any depth (seed 002's "*.ts").
     let basename = !pattern.contains('/');
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
-    let filter = Arc::new(PatternFilter { globs: globs.clone(), prefix: prefix.clone() });
-    let config = WalkConfig::builder(&base)
-        .prune_dirs(ALWAYS_IGNORED.iter().copied())
-        .filter(filter)
-        .dirs(true)
-        .threads(threads)
-        .build()
-        .map_err(|e| Error::new(ErrorCode::Internal, format!("invalid walk configuration: {e}")))?;
-    let listing = walk(&config, &|| cancel.is_cancelled()).map_err(|e| {
-        cancel.check().err().unwrap_or_else(|| Error::new(ErrorCode::Io("EWALK"), e.to_string()))
-    })?;
+    let profile = DiscoveryProfile {
+        prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
+        filter: Some(Arc::new(PatternFilter { globs: globs.clone(), prefix: prefix.clone() })),
+        dirs: true,
+        threads,
+    };
+    let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
     let mut found = Vec::new();
-    for e in listing.entries {
+    for e in entries {
         if e.missing.is_some() {
             continue; // tracked but deleted: nothing to find on disk
         }
         let path = format!("{prefix}{}", e.path);
-        if !globs.is_match(&path) {
+        // Files were matched by the filter during the walk; directories are
+        // matched here (the filter may only prune them).
+        if e.kind != EntryKind::File && !globs.is_match(&path) {
             continue;
         }
         let (kind, size) = match e.kind {

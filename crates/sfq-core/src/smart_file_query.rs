@@ -370,6 +370,7 @@ fn scan_files<F: Send>(
     let profile = DiscoveryProfile {
         prune_names: vec!["node_modules".into(), ".turbo".into()],
         filter: Some(config.filter.clone()),
+        dirs: false,
         threads: config.threads,
     };
     let (candidates, unreadable): (Vec<Candidate>, _) =
