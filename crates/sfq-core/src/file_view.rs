@@ -92,6 +92,18 @@ impl<'a> FileView<'a> {
         }
     }
 
+    /// The whole text to serialise, with `includeAllContent`.
+    fn content(&self) -> Option<TextPiece<'_>> {
+        if !self.include_content {
+            return None;
+        }
+        Some(match (self.text, &self.content16) {
+            (FileText::Utf8(s), _) => TextPiece::Str(s),
+            (_, Some(js)) => TextPiece::Js(js),
+            (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
+        })
+    }
+
     /// The line at `span` to serialise.
     fn piece(&self, span: Span) -> TextPiece<'_> {
         match self.text.line_str(span) {
@@ -113,7 +125,7 @@ impl<'a> FileView<'a> {
             .map(|(hit, &(first, before, after, own))| MatchOut {
                 line_number: hit.line + 1,
                 column: hit.column,
-                text: hit.text.to_js(self.text),
+                text: self.matched(hit).to_js(),
                 context: Context {
                     before: self.spans[first..first + before].iter().map(|&s| line(s)).collect(),
                     line: line(own),
@@ -129,7 +141,7 @@ impl<'a> FileView<'a> {
             size: self.size,
             match_count: self.hits.len(),
             matches,
-            content: self.include_content.then(|| self.text.to_js()),
+            content: self.content().map(|c| c.to_js()),
             truncated: self.truncated,
         }
     }
@@ -213,14 +225,9 @@ impl FileView<'_> {
                 line(&mut w, span);
             }
         }
-        if self.include_content {
-            let content = match (self.text, &self.content16) {
-                (FileText::Utf8(s), _) => w.add_str(s),
-                (_, Some(JsStr::Utf16(units))) => w.add_units(units),
-                (_, Some(JsStr::Utf8(s))) => w.add_str(s),
-                (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
-            };
-            w.string(content);
+        if let Some(content) = self.content() {
+            let i = add(&mut w, content);
+            w.string(i);
         }
         w.bool(self.truncated);
         w.finish()
@@ -233,6 +240,16 @@ enum TextPiece<'a> {
     Str(&'a str),
     /// Made from a UTF-16 text.
     Js(&'a JsStr),
+}
+
+impl TextPiece<'_> {
+    /// The piece as a string of its own.
+    fn to_js(&self) -> JsStr {
+        match self {
+            TextPiece::Str(s) => JsStr::Utf8((*s).into()),
+            TextPiece::Js(js) => (*js).clone(),
+        }
+    }
 }
 
 impl Serialize for TextPiece<'_> {
@@ -314,12 +331,7 @@ impl Serialize for FileView<'_> {
             "matches",
             &Seq((0..self.hits.len()).map(|index| MatchPiece { view: self, index })),
         )?;
-        if self.include_content {
-            let content = match (self.text, &self.content16) {
-                (FileText::Utf8(s), _) => TextPiece::Str(s),
-                (_, Some(js)) => TextPiece::Js(js),
-                (FileText::Utf16 { .. }, None) => unreachable!("made in FileView::new"),
-            };
+        if let Some(content) = self.content() {
             f.serialize_field("content", &content)?;
         }
         f.serialize_field("truncated", &self.truncated)?;

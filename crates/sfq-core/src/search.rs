@@ -203,19 +203,6 @@ pub enum HitText {
     Js(JsStr),
 }
 
-impl HitText {
-    /// The text in `text` (the file the hit was found in) as a JS string.
-    pub fn to_js(&self, text: &FileText) -> JsStr {
-        match (self, text) {
-            (HitText::Range(a, b), FileText::Utf8(s)) => JsStr::Utf8(s[*a..*b].into()),
-            (HitText::Js(js), _) => js.clone(),
-            (HitText::Range(..), FileText::Utf16 { .. }) => {
-                unreachable!("byte ranges come from UTF-8 texts only")
-            }
-        }
-    }
-}
-
 /// Reads and decodes the file at `path` whose lstat size was `size`.
 /// `Err` is the reason it is skipped.
 pub fn load(
