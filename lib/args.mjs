@@ -1,7 +1,12 @@
 // Command-line parsing for smart-file-query's documented contract (seed 000):
 // `--flag value` and `--flag=value`, repeatable comma-separated globs, integer
 // validation. Pure: no addon, no I/O, so the reference implementation and the
-// tests can use it too.
+// tests can use it too. `readFlags` is the shared reader the subcommands under
+// lib/cli/ use as well: node:util.parseArgs splits the command line into
+// tokens, and the rules and messages of seed 000 are applied to them here
+// (parseArgs's own strict-mode messages differ from the documented ones).
+
+import { parseArgs as tokenize } from 'node:util';
 
 export const USAGE = `Usage: smart-file-query --regex "<pattern>" [options]
 
@@ -44,11 +49,6 @@ Exit status: 0 on success (also when nothing matched); 1 for invalid options,
 an invalid regex, flags or encoding, or a fatal I/O error.
 `;
 
-const VALUE_FLAGS = new Set(['regex', 'flags', 'glob', 'ignore', 'contextLines', 'maxFileSizeKB', 'maxMatches', 'encoding']);
-const BOOLEAN_FLAGS = new Set(['includeAllContent', 'multiline', 'help']);
-const LIST_FLAGS = new Set(['glob', 'ignore']);
-const NUMBER_FLAGS = new Set(['contextLines', 'maxFileSizeKB', 'maxMatches']);
-
 /** An invalid command line: reported with the usage. */
 export class UsageError extends Error {}
 
@@ -88,7 +88,8 @@ export function splitGlobs(value) {
   return out.map((g) => g.trim()).filter((g) => g !== '');
 }
 
-function parseInteger(flag, raw) {
+/** `raw` as an integer; the message names the flag. */
+export function parseInteger(flag, raw) {
   const text = raw.trim();
   if (!/^[+-]?\d+$/.test(text)) {
     throw new UsageError(`--${flag} must be a finite integer, got '${raw}'`);
@@ -103,43 +104,110 @@ function parseBoolean(flag, raw) {
 }
 
 /**
- * Parses the documented flags into smartFileQuery options.
+ * Reads a command line with seed 000's rules, calling `onFlag(name, value)`
+ * for each flag in order (so the first problem is the one reported):
+ * `--name value` and `--name=value` for `strings` (the next word is the value
+ * even when it starts with a dash), bare `--name`, `--name=true` or
+ * `--name=false` for `booleans`, and the one-letter aliases in `shorts`
+ * (`{ h: 'help' }`, booleans only, groupable as in `-hv`).
+ * @param {string[]} argv
+ * @param {{ strings?: string[], booleans?: string[], shorts?: Record<string, string>,
+ *   positionals?: boolean }} spec with `positionals`, words that are not flags
+ *   (and every word after `--`) are returned; without, they are an error.
+ * @param {(name: string, value: string | boolean) => void} onFlag
+ * @returns {string[]} the positional words
+ */
+export function readFlags(argv, spec, onFlag) {
+  const strings = new Set(spec.strings ?? []);
+  const booleans = new Set(spec.booleans ?? []);
+  const options = Object.create(null);
+  for (const name of strings) options[name] = { type: 'string' };
+  for (const name of booleans) options[name] = { type: 'boolean' };
+  for (const [letter, name] of Object.entries(spec.shorts ?? {})) {
+    if (!booleans.has(name)) throw new TypeError(`readFlags: -${letter} must alias a boolean flag`);
+    options[name].short = letter;
+  }
+  const { tokens } = tokenize({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const positionals = [];
+  for (const token of tokens) {
+    const raw = argv[token.index];
+    if (token.kind === 'positional' || token.kind === 'option-terminator') {
+      if (!spec.positionals) throw new UsageError(`Unexpected argument '${raw}'`);
+      if (token.kind === 'positional') positionals.push(token.value);
+      continue;
+    }
+    if (!token.rawName.startsWith('--')) {
+      // A one-letter option: only the declared aliases.
+      if (!Object.hasOwn(options, token.name) || options[token.name].short === undefined) {
+        throw new UsageError(`Unexpected argument '${raw}'`);
+      }
+      onFlag(token.name, true);
+      continue;
+    }
+    // The name as written (up to the first '='), so that odd words such as
+    // `--=x` are named as the user typed them.
+    const eq = raw.indexOf('=');
+    const name = eq === -1 ? raw.slice(2) : raw.slice(2, eq);
+    if (booleans.has(name)) {
+      onFlag(name, parseBoolean(name, eq === -1 ? undefined : raw.slice(eq + 1)));
+    } else if (strings.has(name)) {
+      if (token.value === undefined) throw new UsageError(`Missing value for --${name}`);
+      onFlag(name, token.value);
+    } else {
+      throw new UsageError(`Unknown option '--${name}'`);
+    }
+  }
+  return positionals;
+}
+
+const SEED_FLAGS = {
+  strings: ['regex', 'flags', 'glob', 'ignore', 'contextLines', 'maxFileSizeKB', 'maxMatches', 'encoding'],
+  booleans: ['includeAllContent', 'multiline', 'help'],
+};
+// The command line's additions to the seed: -h, and -v / --version.
+const CLI_FLAGS = {
+  strings: SEED_FLAGS.strings,
+  booleans: [...SEED_FLAGS.booleans, 'version'],
+  shorts: { h: 'help', v: 'version' },
+};
+/** The smartFileQuery options the command line sets, each by the flag of its name. */
+export const QUERY_OPTIONS = [...SEED_FLAGS.strings, 'includeAllContent', 'multiline'];
+const LIST_FLAGS = new Set(['glob', 'ignore']);
+const NUMBER_FLAGS = new Set(['contextLines', 'maxFileSizeKB', 'maxMatches']);
+
+function parseWith(spec, argv) {
+  const options = {};
+  let help = false;
+  let version = false;
+  readFlags(argv, spec, (name, value) => {
+    if (name === 'help') help = help || value;
+    else if (name === 'version') version = version || value;
+    else if (LIST_FLAGS.has(name)) (options[name] ??= []).push(...splitGlobs(value));
+    else if (NUMBER_FLAGS.has(name)) options[name] = parseInteger(name, value);
+    else options[name] = value;
+  });
+  if (help) return { help: true };
+  if (version) return { help: false, version: true };
+  if (options.regex === undefined) throw new UsageError('Missing required option --regex');
+  return { help: false, options };
+}
+
+/**
+ * Parses the documented flags (seed 000's, exactly) into smartFileQuery
+ * options.
  * @param {string[]} argv arguments after the program name
  * @returns {{ help: true } | { help: false, options: object }}
  */
 export function parseArgs(argv) {
-  const options = {};
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--') || arg === '--') {
-      throw new UsageError(`Unexpected argument '${arg}'`);
-    }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    let value = eq === -1 ? undefined : arg.slice(eq + 1);
-    if (BOOLEAN_FLAGS.has(name)) {
-      const on = parseBoolean(name, value);
-      if (name === 'help') help = help || on;
-      else options[name] = on;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(name)) {
-      throw new UsageError(`Unknown option '--${name}'`);
-    }
-    if (value === undefined) {
-      if (i + 1 >= argv.length) throw new UsageError(`Missing value for --${name}`);
-      value = argv[++i];
-    }
-    if (LIST_FLAGS.has(name)) {
-      (options[name] ??= []).push(...splitGlobs(value));
-    } else if (NUMBER_FLAGS.has(name)) {
-      options[name] = parseInteger(name, value);
-    } else {
-      options[name] = value;
-    }
-  }
-  if (help) return { help: true };
-  if (options.regex === undefined) throw new UsageError('Missing required option --regex');
-  return { help: false, options };
+  return parseWith(SEED_FLAGS, argv);
+}
+
+/**
+ * {@link parseArgs} plus the command line's additions: `-h` for `--help`,
+ * `-v` / `--version` (`{ help: false, version: true }`; `--help` wins).
+ * @param {string[]} argv
+ * @returns {{ help: true } | { help: false, version: true } | { help: false, options: object }}
+ */
+export function parseQueryArgs(argv) {
+  return parseWith(CLI_FLAGS, argv);
 }
