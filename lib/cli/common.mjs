@@ -1,0 +1,36 @@
+// Helpers shared by the subcommand modules: the program name, the package
+// version, the addon (loaded on first use, so --help and --version work
+// without it) and usage failures.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+export const PROGRAM = 'smart-file-query';
+
+const require = createRequire(import.meta.url);
+
+/** lib/native.js (the addon bridge), loaded on first use. */
+export function native() {
+  return require('../native.js');
+}
+
+/** The package's own modules, e.g. `lib('outline.js')`, loaded on first use. */
+export function lib(name) {
+  return require(`../${name}`);
+}
+
+/** The `version` of the package.json next to lib/. */
+export function packageVersion() {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+}
+
+/**
+ * Reports an invalid command line: `smart-file-query[ COMMAND]: MESSAGE`, a
+ * blank line and the usage, on stderr. Returns the exit code, 1.
+ * @param {{ stderr: (s: string) => void }} io
+ * @param {string | undefined} command the subcommand word, none for the default command
+ */
+export function usageFailure(io, command, message, usage) {
+  io.stderr(`${PROGRAM}${command ? ` ${command}` : ''}: ${message}\n\n${usage}`);
+  return 1;
+}

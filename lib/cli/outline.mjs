@@ -1,0 +1,56 @@
+// `smart-file-query outline FILE [--json]`: a file's outline (getOutline),
+// formatted as text, or the object as JSON.
+
+import { UsageError, readFlags } from '../args.mjs';
+import { lib, usageFailure } from './common.mjs';
+
+export const OUTLINE_USAGE = `Usage: smart-file-query outline FILE [--json]
+
+Prints the outline (skeleton) of FILE: classes, functions, methods,
+interfaces, types... with their line ranges, members indented. Parsed with
+tree-sitter for TypeScript, TSX, JavaScript, Python, Rust, Go, Java, C and
+C++; other text files get a best-effort outline marked approximate.
+
+  --json        print the outline object (getOutline's result) as JSON
+  -h, --help    print this help
+`;
+
+async function run(argv, io) {
+  let json = false;
+  let help = false;
+  let files;
+  try {
+    files = readFlags(argv, { booleans: ['json', 'help'], shorts: { h: 'help' }, positionals: true }, (name, value) => {
+      if (name === 'json') json = value;
+      else help = help || value;
+    });
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usageFailure(io, 'outline', e.message, OUTLINE_USAGE);
+  }
+  if (help) {
+    await io.stdout(OUTLINE_USAGE);
+    return 0;
+  }
+  if (files.length !== 1) {
+    return usageFailure(io, 'outline', `expected exactly one FILE, got ${files.length}`, OUTLINE_USAGE);
+  }
+  const { getOutline, formatOutline } = lib('outline.js');
+  let text;
+  try {
+    const result = await getOutline(files[0]);
+    text = json ? JSON.stringify(result) : `${formatOutline(result)}\n`;
+  } catch (e) {
+    io.stderr(`smart-file-query outline: ${e.message} (${e.code})\n`);
+    return 1;
+  }
+  await io.stdout(text);
+  return 0;
+}
+
+export default {
+  name: 'outline',
+  summary: "Print a file's outline: classes, functions, methods... with line ranges",
+  usage: OUTLINE_USAGE,
+  run,
+};

@@ -1,0 +1,83 @@
+// The default command (no subcommand word): seed 000's documented contract,
+// kept exactly. `smart-file-query --regex <pattern> [options]` prints the
+// payload as minified JSON on stdout, warnings on stderr, exit 0 on success,
+// exit 1 with a message (and the usage, for bad options) on failure.
+
+import { USAGE, UsageError, parseQueryArgs } from '../args.mjs';
+import { native, packageVersion, usageFailure } from './common.mjs';
+import { helpSection } from './registry.mjs';
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The query echo, `skipped` and `aggregate` of a payload without parsing its
+ * (possibly huge) `results`. Exact: the byte sequences searched for can only
+ * occur as top-level keys, because quotes inside JSON strings are escaped.
+ */
+export function summaryOf(json) {
+  const head = json.indexOf(',"results":[');
+  const tail = json.lastIndexOf('"skipped":[');
+  const { query } = JSON.parse(`${json.subarray(0, head).toString('utf8')}}`);
+  const { skipped, aggregate } = JSON.parse(`{${json.subarray(tail).toString('utf8')}`);
+  return { query, skipped, aggregate };
+}
+
+/** Diagnostics for stderr, from the payload summary. */
+export function warnings(payload) {
+  const out = [];
+  const count = (reason) => payload.skipped.filter((s) => s.reason === reason).length;
+  const big = count('maxFileSizeExceeded');
+  if (big) out.push(`⚠️  Skipped ${plural(big, 'file')} over size limit (${payload.query.maxFileSizeKB} KB)`);
+  const unreadable = count('readError');
+  if (unreadable) out.push(`⚠️  Could not read ${plural(unreadable, 'file')} (see "skipped")`);
+  const budget = count('regexBudgetExceeded');
+  if (budget) {
+    out.push(`⚠️  The regex exceeded its work budget in ${plural(budget, 'file')} (catastrophic backtracking?); those files were skipped`);
+  }
+  if (payload.aggregate.truncated) {
+    out.push(`⚠️  Stopped at maxMatches (${payload.query.maxMatches}): results are truncated`);
+  }
+  return out;
+}
+
+async function run(argv, io) {
+  let parsed;
+  try {
+    parsed = parseQueryArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usageFailure(io, undefined, e.message, USAGE);
+  }
+  if (parsed.help) {
+    // The usage printed after an error stays seed 000's; --help adds the subcommands.
+    await io.stdout(`${USAGE}${helpSection()}`);
+    return 0;
+  }
+  if (parsed.version) {
+    await io.stdout(`${packageVersion()}\n`);
+    return 0;
+  }
+  let json;
+  try {
+    const addon = native();
+    addon.checkRegExp(parsed.options.regex, parsed.options.flags);
+    json = await addon.runJson('smartFileQuery', parsed.options, 'regex');
+  } catch (e) {
+    const usage = e.code === 'EINVALIDOPTION' || e.code === 'EINVALIDREGEX';
+    io.stderr(`smart-file-query: ${e.message}${usage ? '' : ` (${e.code})`}\n${usage ? `\n${USAGE}` : ''}`);
+    return 1;
+  }
+  await io.stdout(json);
+  for (const line of warnings(summaryOf(json))) io.stderr(`${line}\n`);
+  return 0;
+}
+
+/** The default command's descriptor (not in the registry: it has no word). */
+export default {
+  name: 'query',
+  summary: 'Search files with a JavaScript regex; matches with context as minified JSON (the default: no subcommand word)',
+  usage: USAGE,
+  run,
+};
