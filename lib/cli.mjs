@@ -6,6 +6,7 @@
 import query from './cli/query.mjs';
 import { findSubcommand } from './cli/registry.mjs';
 
+export { processIo } from './cli/io.mjs';
 export { summaryOf, warnings } from './cli/query.mjs';
 export { OUTLINE_USAGE } from './cli/outline.mjs';
 
