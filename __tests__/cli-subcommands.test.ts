@@ -104,3 +104,23 @@ describe('subcommands', () => {
     expect(r.stderr).toBe(`smart-file-query: Unexpected argument 'nosuchcommand'\n\n${USAGE}`);
   });
 });
+
+describe('engine messages speak of flags', () => {
+  const cases: Array<[string[], string]> = [
+    [['--contextLines', '21'], '--contextLines must be a finite integer from 0 to 20, got 21'],
+    [['--maxMatches=0'], '--maxMatches must be a finite integer from 1 to 1000000, got 0'],
+  ];
+  for (const [args, message] of cases) {
+    it(args.join(' '), () => {
+      const r = cli('--regex', 'a', ...args);
+      expect(r).toEqual({ status: 1, stdout: '', stderr: `smart-file-query: ${message}\n\n${USAGE}` });
+    });
+  }
+
+  it('--maxFileSizeKB -5 (no API name, no option quoting)', () => {
+    const r = cli('--regex', 'a', '--maxFileSizeKB', '-5');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^smart-file-query: --maxFileSizeKB must be a finite integer from \d+ to \d+, got -5\n\nUsage: /);
+    expect(r.stderr).not.toContain('smartFileQuery');
+  });
+});

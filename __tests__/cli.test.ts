@@ -94,9 +94,10 @@ describe('errors', () => {
     [['--regex', 'a', '--maxMatches', 'abc'], /--maxMatches must be a finite integer, got 'abc'/],
     [['--regex', 'a', '--maxMatches', '1.5'], /--maxMatches must be a finite integer/],
     [['--regex', 'a', '--maxMatches', 'Infinity'], /--maxMatches must be a finite integer/],
-    [['--regex', 'a', '--maxMatches=0'], /'maxMatches' must be a finite integer from 1 to 1000000, got 0/],
-    [['--regex', 'a', '--contextLines', '21'], /'contextLines' must be a finite integer from 0 to 20, got 21/],
-    [['--regex', 'a', '--maxFileSizeKB', '-5'], /'maxFileSizeKB' must be a finite integer/],
+    // Range errors come from the engine, reworded in terms of the flag.
+    [['--regex', 'a', '--maxMatches=0'], /: --maxMatches must be a finite integer from 1 to 1000000, got 0/],
+    [['--regex', 'a', '--contextLines', '21'], /: --contextLines must be a finite integer from 0 to 20, got 21/],
+    [['--regex', 'a', '--maxFileSizeKB', '-5'], /: --maxFileSizeKB must be a finite integer/],
     [['--regex', '(a'], /Invalid regular expression: \/\(a\/: Unterminated group/],
     [['--regex', 'a', '--flags', 'gig'], /Invalid flags supplied to RegExp constructor 'gig'/],
     [['--regex', 'a', '--encoding', 'hex'], /Unsupported encoding 'hex'/],

@@ -1,6 +1,6 @@
 // Helpers shared by the subcommand modules: the program name, the package
 // version, the addon (loaded on first use, so --help and --version work
-// without it) and usage failures.
+// without it), usage failures and engine messages in terms of flags.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,4 +33,24 @@ export function packageVersion() {
 export function usageFailure(io, command, message, usage) {
   io.stderr(`${PROGRAM}${command ? ` ${command}` : ''}: ${message}\n\n${usage}`);
   return 1;
+}
+
+const OPTION = /^[A-Za-z]+: option '([^']+)' /;
+const GLOB = /^invalid ([A-Za-z]+) glob: /;
+
+/**
+ * An engine message in terms of the command's flags. The engine names API
+ * options (`smartFileQuery: option 'contextLines' must be ...`); `flags` maps
+ * an option to the flag that sets it (`{ contextLines: '--contextLines' }`),
+ * and the message becomes `--contextLines must be ...`. Messages about
+ * options the command has no flag for are returned unchanged.
+ * @param {string} message
+ * @param {Record<string, string>} flags
+ */
+export function flagMessage(message, flags) {
+  let m = OPTION.exec(message);
+  if (m && Object.hasOwn(flags, m[1])) return `${flags[m[1]]} ${message.slice(m[0].length)}`;
+  m = GLOB.exec(message);
+  if (m && Object.hasOwn(flags, m[1])) return `${flags[m[1]]}: invalid glob: ${message.slice(m[0].length)}`;
+  return message;
 }

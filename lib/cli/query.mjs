@@ -3,9 +3,12 @@
 // payload as minified JSON on stdout, warnings on stderr, exit 0 on success,
 // exit 1 with a message (and the usage, for bad options) on failure.
 
-import { USAGE, UsageError, parseQueryArgs } from '../args.mjs';
-import { native, packageVersion, usageFailure } from './common.mjs';
+import { QUERY_OPTIONS, USAGE, UsageError, parseQueryArgs } from '../args.mjs';
+import { flagMessage, native, packageVersion, usageFailure } from './common.mjs';
 import { helpSection } from './registry.mjs';
+
+// Every option the command line can send has a flag of the same name.
+const FLAGS = Object.fromEntries(QUERY_OPTIONS.map((name) => [name, `--${name}`]));
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -66,7 +69,7 @@ async function run(argv, io) {
     json = await addon.runJson('smartFileQuery', parsed.options, 'regex');
   } catch (e) {
     const usage = e.code === 'EINVALIDOPTION' || e.code === 'EINVALIDREGEX';
-    io.stderr(`smart-file-query: ${e.message}${usage ? '' : ` (${e.code})`}\n${usage ? `\n${USAGE}` : ''}`);
+    io.stderr(`smart-file-query: ${flagMessage(e.message, FLAGS)}${usage ? '' : ` (${e.code})`}\n${usage ? `\n${USAGE}` : ''}`);
     return 1;
   }
   await io.stdout(json);
