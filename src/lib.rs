@@ -15,7 +15,7 @@ use std::time::Instant;
 use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint32Array, Utf16String};
 use napi::{Env, Task};
 use napi_derive::napi;
-use sfq_core::{Encoded, Format};
+use sfq_core::{Command, Encoded, Format};
 
 /// A result in the compact transport (decoded by `lib/decode.js`; the
 /// format is documented in `sfq_core::transport`).
@@ -101,7 +101,7 @@ impl CancelToken {
 
 /// One native call: what to run and how to hand the result back.
 struct Request {
-    kind: String,
+    command: Result<Command, sfq_core::Error>,
     options: String,
     pattern: Option<Vec<u16>>,
     flag: Arc<AtomicBool>,
@@ -119,7 +119,7 @@ impl Request {
     ) -> Request {
         let format = if compact == Some(true) { Format::Compact } else { Format::Json };
         Request {
-            kind,
+            command: Command::parse(&kind),
             options,
             pattern: pattern.map(|p| p.to_vec()),
             flag,
@@ -130,10 +130,11 @@ impl Request {
 
     /// Runs the core with panics turned into `EINTERNAL`.
     fn run(&mut self) -> CoreOutcome {
-        let (kind, options, pattern) = (&self.kind, &self.options, self.pattern.take());
+        let (command, options, pattern) =
+            (self.command.clone(), &self.options, self.pattern.take());
         let (flag, started, format) = (self.flag.clone(), self.started, self.format);
         match catch_unwind(AssertUnwindSafe(|| {
-            sfq_core::query_encoded(kind, options, pattern, flag, started, format)
+            sfq_core::query_encoded(command?, options, pattern, flag, started, format)
         })) {
             Ok(Ok(encoded)) => Ok(encoded),
             Ok(Err(e)) => Err((e.code().as_str().to_string(), e.message().to_string())),
@@ -207,7 +208,7 @@ pub fn crossing_bench_sync(
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     let t = Instant::now();
     let out = sfq_core::query_output(
-        &kind,
+        Command::parse(&kind).map_err(|e| napi::Error::from_reason(e.to_string()))?,
         &options,
         None,
         Arc::new(AtomicBool::new(false)),

@@ -40,6 +40,9 @@ pub struct DiscoveryProfile {
     pub filter: Option<Arc<dyn PathFilter>>,
     /// Whether directories are listed too (`findFiles`).
     pub dirs: bool,
+    /// Whether entries whose name starts with `.` are listed (all but
+    /// `globFiles` without `includeHidden` list them).
+    pub hidden: bool,
     /// Worker threads.
     pub threads: usize,
 }
@@ -63,6 +66,7 @@ pub fn entries(
     let mut builder = WalkConfig::builder(root)
         .prune_dirs(profile.prune_names.iter().map(String::as_str))
         .dirs(profile.dirs)
+        .hidden(profile.hidden)
         .threads(profile.threads);
     if let Some(filter) = &profile.filter {
         builder = builder.filter(filter.clone());

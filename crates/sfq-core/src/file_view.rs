@@ -11,8 +11,52 @@ use serde::Serialize;
 
 use crate::jsstr::JsStr;
 use crate::search::{FileText, Hit, HitText, Span};
-use crate::smart_file_query::{Context, FileResult, MatchOut};
 use crate::transport::{Compact, Writer};
+
+/// One file's matches.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileResult {
+    /// Root-relative POSIX path.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Number of matches returned for this file.
+    pub match_count: usize,
+    /// The matches, in order.
+    pub matches: Vec<MatchOut>,
+    /// The whole decoded text (only with `includeAllContent`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<JsStr>,
+    /// True when this file had more matches than were returned.
+    pub truncated: bool,
+}
+
+/// One match with its context.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchOut {
+    /// 1-based line of the match start.
+    pub line_number: usize,
+    /// 1-based column in code points.
+    pub column: usize,
+    /// The matched text.
+    #[serde(rename = "match")]
+    pub text: JsStr,
+    /// Surrounding lines.
+    pub context: Context,
+}
+
+/// Context lines of a match.
+#[derive(Debug, Serialize)]
+pub struct Context {
+    /// Up to `contextLines` lines before.
+    pub before: Vec<JsStr>,
+    /// The line holding the match start.
+    pub line: JsStr,
+    /// Up to `contextLines` lines after.
+    pub after: Vec<JsStr>,
+}
 
 /// A matched file as the search left it: its text, its hits and the spans of
 /// their context lines. It serialises exactly as the [`FileResult`] it stands

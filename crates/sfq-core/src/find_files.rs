@@ -16,7 +16,7 @@ use crate::paths::{resolve_inside, resolve_root};
 /// Options of `findFiles`.
 pub const OPTION_NAMES: &[&str] = &["pattern", "path", "maxResults", "cwd", "timeoutMs", "threads"];
 /// Directories seed 002 always skips (its fallback list), at any depth.
-pub const ALWAYS_IGNORED: &[&str] = &["node_modules", ".git", "dist", "build", ".next"];
+pub const ALWAYS_IGNORED: &[&str] = crate::agent::SEED002_EXCLUDES;
 /// Default `maxResults`.
 pub const DEFAULT_MAX_RESULTS: u64 = 100;
 
@@ -82,6 +82,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
         filter: Some(Arc::new(PatternFilter { globs: globs.clone(), prefix: prefix.clone() })),
         dirs: true,
+        hidden: true,
         threads,
     };
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;

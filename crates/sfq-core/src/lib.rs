@@ -8,17 +8,24 @@
 //! `JSON.stringify`'s exact bytes.
 #![deny(missing_docs)]
 
+pub mod agent;
 pub mod cancel;
 pub mod discovery;
+pub mod engine;
 pub mod error;
+pub mod excludes;
 pub mod failpoint;
 pub mod file_view;
 pub mod find_files;
+pub mod glob_files;
 pub mod jsstr;
+pub mod lines;
 pub mod matcher;
 pub mod options;
 pub mod outline;
 pub mod paths;
+pub mod pattern;
+pub mod project_config;
 pub mod scan;
 pub mod search;
 pub mod smart_file_query;
@@ -33,8 +40,52 @@ pub use cancel::Cancel;
 pub use error::{Error, ErrorCode, Result};
 
 /// The APIs [`query`] serves, by the name the JS wrapper passes.
-pub const QUERY_KINDS: &[&str] =
-    &["smartFileQuery", "findFiles", "getOutline", "formatOutline", "viewWindow"];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// `smartFileQuery` (seed 000).
+    SmartFileQuery,
+    /// `findFiles` (seed 002).
+    FindFiles,
+    /// `getOutline` (seed 003).
+    GetOutline,
+    /// `formatOutline` (seed 003).
+    FormatOutline,
+    /// One window viewer operation (seed 003).
+    ViewWindow,
+    /// `searchCode` (seed 003).
+    SearchCode,
+    /// `grep` (seed 002).
+    Grep,
+    /// `grepContent` (seed 004).
+    GrepContent,
+    /// `globFiles` (seed 004).
+    GlobFiles,
+}
+
+impl Command {
+    /// Every command with its JS name.
+    pub const ALL: [(Command, &'static str); 9] = [
+        (Command::SmartFileQuery, "smartFileQuery"),
+        (Command::FindFiles, "findFiles"),
+        (Command::GetOutline, "getOutline"),
+        (Command::FormatOutline, "formatOutline"),
+        (Command::ViewWindow, "viewWindow"),
+        (Command::SearchCode, "searchCode"),
+        (Command::Grep, "grep"),
+        (Command::GrepContent, "grepContent"),
+        (Command::GlobFiles, "globFiles"),
+    ];
+
+    /// The command named `kind`.
+    pub fn parse(kind: &str) -> Result<Command> {
+        Command::ALL.iter().find(|(_, n)| *n == kind).map(|(c, _)| *c).ok_or_else(|| {
+            Error::invalid_option(format!(
+                "unknown query kind '{kind}'; expected one of {}",
+                Command::ALL.map(|(_, n)| n).join(", ")
+            ))
+        })
+    }
+}
 
 /// What a query produced, ready to serialise (to JSON bytes by [`query`]).
 #[derive(Debug, serde::Serialize)]
@@ -50,6 +101,14 @@ pub enum Output {
     View(outline::ViewResult),
     /// `findFiles`' entries.
     Found(Vec<find_files::Found>),
+    /// `searchCode`'s result.
+    Search(agent::SearchResult),
+    /// `grep`'s entries.
+    Grep(Vec<agent::GrepEntry>),
+    /// `grepContent`'s result.
+    GrepContent(agent::GrepContentResult),
+    /// `globFiles`' result.
+    Glob(glob_files::GlobResult),
 }
 
 /// Runs the API `kind` with the JSON `options` and returns its result as
@@ -58,7 +117,7 @@ pub enum Output {
 /// is set by the caller to abort; `started` is when the call began (for
 /// `timeoutMs`).
 pub fn query(
-    kind: &str,
+    kind: Command,
     options: &str,
     pattern: Option<Vec<u16>>,
     aborted: Arc<AtomicBool>,
@@ -90,14 +149,14 @@ pub enum Encoded {
 
 /// [`query`] with the result serialised in `format`.
 pub fn query_encoded(
-    kind: &str,
+    kind: Command,
     options: &str,
     pattern: Option<Vec<u16>>,
     aborted: Arc<AtomicBool>,
     started: Instant,
     format: Format,
 ) -> Result<Encoded> {
-    if kind == "smartFileQuery" {
+    if kind == Command::SmartFileQuery {
         // Serialised file by file on the worker pool.
         let (config, cancel) = smart_file_query_config(options, pattern, aborted, started)?;
         return smart_file_query::run_encoded(&config, &cancel, format);
@@ -131,39 +190,64 @@ fn smart_file_query_config(
 
 /// [`query`] without the serialisation: the typed result.
 pub fn query_output(
-    kind: &str,
+    command: Command,
     options: &str,
     pattern: Option<Vec<u16>>,
     aborted: Arc<AtomicBool>,
     started: Instant,
 ) -> Result<Output> {
-    if kind == "smartFileQuery" {
+    if command == Command::SmartFileQuery {
         let (config, cancel) = smart_file_query_config(options, pattern, aborted, started)?;
         return Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?));
     }
     let cancel = Cancel::new(aborted, started);
-    match kind {
-        "findFiles" => {
+    // A profile's options, checked against its table, and its cancellation.
+    let table =
+        |api: &'static str, t: &[options::OptSpec]| -> Result<(options::RawOptions, Cancel)> {
+            let raw = options::RawOptions::parse_table(api, options, t)?;
+            let cancel = cancel.clone().with_timeout(raw.int(
+                "timeoutMs",
+                1,
+                smart_file_query::MAX_TIMEOUT_MS,
+            )?);
+            cancel.check()?;
+            Ok((raw, cancel))
+        };
+    match command {
+        Command::SmartFileQuery => unreachable!("handled above"),
+        Command::FindFiles => {
             let raw = options::RawOptions::parse("findFiles", options, find_files::OPTION_NAMES)?;
             let cancel =
                 cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
             Ok(Output::Found(find_files::run(&raw, &cancel)?))
         }
-        "getOutline" => {
+        Command::GetOutline => {
             let raw =
                 options::RawOptions::parse("getOutline", options, outline::OUTLINE_OPTION_NAMES)?;
             let cancel =
                 cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
             Ok(Output::Outline(outline::get_outline(&raw, &cancel)?))
         }
-        "formatOutline" => Ok(Output::Text(outline::format_outline(options)?)),
-        "viewWindow" => {
+        Command::FormatOutline => Ok(Output::Text(outline::format_outline(options)?)),
+        Command::ViewWindow => {
             let raw = options::RawOptions::parse("viewer", options, outline::VIEW_OPTION_NAMES)?;
             Ok(Output::View(outline::view_window(&raw)?))
         }
-        other => Err(Error::invalid_option(format!(
-            "unknown query kind '{other}'; expected one of {}",
-            QUERY_KINDS.join(", ")
-        ))),
+        Command::SearchCode => {
+            let (raw, cancel) = table("searchCode", agent::SEARCH_CODE_OPTIONS)?;
+            Ok(Output::Search(agent::search_code(&raw, pattern, &cancel, started)?))
+        }
+        Command::Grep => {
+            let (raw, cancel) = table("grep", agent::GREP_OPTIONS)?;
+            Ok(Output::Grep(agent::grep(&raw, pattern, &cancel, started)?))
+        }
+        Command::GrepContent => {
+            let (raw, cancel) = table("grepContent", agent::GREP_CONTENT_OPTIONS)?;
+            Ok(Output::GrepContent(agent::grep_content(&raw, pattern, &cancel, started)?))
+        }
+        Command::GlobFiles => {
+            let (raw, cancel) = table("globFiles", glob_files::GLOB_FILES_OPTIONS)?;
+            Ok(Output::Glob(glob_files::glob_files(&raw, &cancel)?))
+        }
     }
 }

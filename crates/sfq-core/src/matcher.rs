@@ -13,7 +13,33 @@ use sfq_regex::{Budget, Regex};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::jsstr::JsStr;
-use crate::search::{LineMatch, Mode};
+
+/// Whether the pattern runs on each line or on the whole text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Each line of `split(/\r?\n/)` on its own (seed 000's meaning).
+    Lines,
+    /// The whole text at once, so matches may span lines.
+    Whole,
+}
+
+/// A match in a line, as the matcher reports it.
+pub enum LineMatch {
+    /// Byte offsets into the line (both on character boundaries).
+    Utf8 {
+        /// Start byte.
+        start: usize,
+        /// End byte.
+        end: usize,
+    },
+    /// A match the exact engine found that splits a surrogate pair.
+    Utf16 {
+        /// 1-based code-point column.
+        column: usize,
+        /// The matched text.
+        text: JsStr,
+    },
+}
 
 /// A compiled search pattern.
 #[derive(Debug)]

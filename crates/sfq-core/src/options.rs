@@ -156,6 +156,69 @@ impl RawOptions {
     }
 }
 
+/// The type (and bounds) of an option in an API's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A string.
+    Str,
+    /// A boolean.
+    Bool,
+    /// An integer within `min..=max`.
+    Int(u64, u64),
+    /// A string or an array of strings.
+    List,
+    /// Checked by the API itself (for instance an object).
+    Any,
+}
+
+/// One option of an API: the one place its name, type, bounds and meaning
+/// are written; the known keys and the type checks come from the table.
+#[derive(Debug, Clone, Copy)]
+pub struct OptSpec {
+    /// The camelCase name.
+    pub name: &'static str,
+    /// Type and bounds.
+    pub kind: Kind,
+    /// One line saying what it does.
+    pub doc: &'static str,
+}
+
+/// Shorthand for a table row.
+pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> OptSpec {
+    OptSpec { name, kind, doc }
+}
+
+impl RawOptions {
+    /// Parses `json` against an option table: unknown keys are refused
+    /// (with a suggestion) and every given value is type- and range-checked.
+    pub fn parse_table(api: &'static str, json: &str, table: &[OptSpec]) -> Result<RawOptions> {
+        let known: Vec<&str> = table.iter().map(|o| o.name).collect();
+        let raw = RawOptions::parse(api, json, &known)?;
+        for o in table {
+            match o.kind {
+                Kind::Str => drop(raw.string(o.name)?),
+                Kind::Bool => drop(raw.bool(o.name)?),
+                Kind::Int(min, max) => drop(raw.int(o.name, min, max)?),
+                Kind::List => drop(raw.string_list(o.name)?),
+                Kind::Any => {}
+            }
+        }
+        Ok(raw)
+    }
+
+    /// An integer option from `table` with its bounds, or `default`.
+    pub fn int_or(&self, key: &str, table: &[OptSpec], default: u64) -> Result<u64> {
+        let (min, max) = table
+            .iter()
+            .find_map(|o| match o.kind {
+                Kind::Int(min, max) if o.name == key => Some((min, max)),
+                _ => None,
+            })
+            .unwrap_or((0, u64::MAX));
+        Ok(self.int(key, min, max)?.unwrap_or(default))
+    }
+}
+
 /// How a JSON value is named in messages. The wrapper sends non-finite
 /// numbers as `{"$invalid": "NaN"}` because JSON cannot carry them.
 fn describe(v: &Value) -> String {

@@ -17,6 +17,7 @@ use memchr::{memchr, memchr_iter, memrchr};
 use crate::error::io_code;
 use crate::jsstr::JsStr;
 use crate::matcher::{BudgetExceeded, LineSearch, Matcher};
+pub use crate::matcher::{LineMatch, Mode};
 use crate::text::{Encoding, Lines, decode, is_binary};
 
 /// Why a candidate file was not searched.
@@ -231,15 +232,6 @@ pub fn load(
     Ok(FileText::decode(bytes, encoding))
 }
 
-/// Whether the pattern runs on each line or on the whole text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Each line of `split(/\r?\n/)` on its own (seed 000's meaning).
-    Lines,
-    /// The whole text at once, so matches may span lines.
-    Whole,
-}
-
 /// Runs `matcher` over `text` in `mode`, calling `sink` for each match in
 /// order until it returns `false`. The whole file shares one work budget,
 /// which also polls `cancelled`.
@@ -367,22 +359,4 @@ fn whole_utf8(
         let column = chars_in(&b[line_start..start]) + 1;
         sink(Hit { line, span, column, text: HitText::Range(start, end) })
     })
-}
-
-/// A match in a line, as the matcher reports it.
-pub enum LineMatch {
-    /// Byte offsets into the line (both on character boundaries).
-    Utf8 {
-        /// Start byte.
-        start: usize,
-        /// End byte.
-        end: usize,
-    },
-    /// A match the exact engine found that splits a surrogate pair.
-    Utf16 {
-        /// 1-based code-point column.
-        column: usize,
-        /// The matched text.
-        text: JsStr,
-    },
 }

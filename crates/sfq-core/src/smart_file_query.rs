@@ -13,14 +13,17 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::cancel::Cancel;
-use crate::discovery::{self, Candidate, DiscoveryProfile, glob_filter, glob_set};
+use crate::discovery::{Candidate, DiscoveryProfile, Unreadable, glob_set};
+use crate::engine::{self, Collector, Flow, Outcome, Reader};
 use crate::error::Result;
+use crate::excludes::Excludes;
 use crate::file_view::FileView;
+pub use crate::file_view::{Context, FileResult, MatchOut};
 use crate::jsstr::JsStr;
 use crate::matcher::Matcher;
 use crate::options::RawOptions;
 use crate::paths::resolve_root;
-use crate::scan::{self, Flow};
+use crate::scan;
 use crate::search::{self, FileText, Hit, Mode, SkipReason};
 use crate::text::Encoding;
 use crate::transport::Assembler;
@@ -89,6 +92,7 @@ pub struct SfqConfig {
     pub threads: usize,
     /// `timeoutMs`, if given.
     pub timeout_ms: Option<u64>,
+    excludes: Excludes,
     filter: Arc<sfq_walk::glob::GlobFilter>,
 }
 
@@ -125,11 +129,8 @@ impl SfqConfig {
         }
         let mut ignore: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
         ignore.extend(non_empty(raw.string_list("ignore")?));
-        let filter = glob_filter(
-            Some(glob_set("glob", &glob, true, false)?),
-            Some(glob_set("ignore", &ignore, true, false)?),
-            None,
-        );
+        let excludes = Excludes::from_globs(&ignore);
+        let filter = excludes.filter(Some(glob_set("glob", &glob, true, false)?), "ignore")?;
         let encoding = match raw.string("encoding")? {
             Some(e) => Encoding::parse(&e)?,
             None => Encoding::Utf8,
@@ -152,8 +153,14 @@ impl SfqConfig {
                 .int("threads", 1, MAX_THREADS)?
                 .map_or_else(scan::default_threads, |t| t as usize),
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
+            excludes,
             filter,
         })
+    }
+
+    /// How candidates are read.
+    fn reader(&self) -> Reader {
+        Reader { max_bytes: self.max_file_size_kb * 1024, encoding: self.encoding }
     }
 }
 
@@ -194,51 +201,6 @@ pub struct Echo {
     /// Present (as `true`) only when whole-text matching was asked for.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub multiline: bool,
-}
-
-/// One file's matches.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FileResult {
-    /// Root-relative POSIX path.
-    pub path: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// Number of matches returned for this file.
-    pub match_count: usize,
-    /// The matches, in order.
-    pub matches: Vec<MatchOut>,
-    /// The whole decoded text (only with `includeAllContent`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<JsStr>,
-    /// True when this file had more matches than were returned.
-    pub truncated: bool,
-}
-
-/// One match with its context.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MatchOut {
-    /// 1-based line of the match start.
-    pub line_number: usize,
-    /// 1-based column in code points.
-    pub column: usize,
-    /// The matched text.
-    #[serde(rename = "match")]
-    pub text: JsStr,
-    /// Surrounding lines.
-    pub context: Context,
-}
-
-/// Context lines of a match.
-#[derive(Debug, Serialize)]
-pub struct Context {
-    /// Up to `contextLines` lines before.
-    pub before: Vec<JsStr>,
-    /// The line holding the match start.
-    pub line: JsStr,
-    /// Up to `contextLines` lines after.
-    pub after: Vec<JsStr>,
 }
 
 /// A file that was not searched.
@@ -282,17 +244,10 @@ pub struct Aggregate {
     pub truncated: bool,
 }
 
-/// What searching one candidate produced; `F` is the matched file as the
-/// merge receives it (typed, or already serialised by the worker).
-enum Outcome<F> {
-    Skipped(Skipped),
-    NoMatch,
-    Matched {
-        /// Matches found (at most the search's limit).
-        count: usize,
-        file: Result<F>,
-    },
-}
+/// A matched file as the workers hand it to the merge: how many matches
+/// were found (at most the search's limit) and the file, typed or already
+/// serialised.
+type Found<F> = (usize, Result<F>);
 
 /// Searches one candidate for at most `limit` matches; a matched file goes
 /// through `encode` (`truncated` says it was cut at `maxMatches`).
@@ -303,19 +258,10 @@ fn search_one<F>(
     limit: usize,
     truncated: bool,
     encode: &(dyn Fn(&FileView) -> Result<F> + Sync),
-) -> Outcome<F> {
-    crate::failpoint::hit("scan-file");
-    if cancel.is_cancelled() {
-        // Never consumed: the merge checks cancellation before each outcome.
-        return Outcome::NoMatch;
-    }
-    let text = match cand.missing_code() {
-        Some(code) => Err(SkipReason::ReadError(code)),
-        None => search::load(&cand.abs, cand.size, config.max_file_size_kb * 1024, config.encoding),
-    };
-    let text = match text {
+) -> Outcome<Found<F>> {
+    let text = match config.reader().read(cand) {
         Ok(t) => t,
-        Err(reason) => return Outcome::Skipped(Skipped::new(cand.rel.clone(), reason)),
+        Err(reason) => return Outcome::Skipped(reason),
     };
     let mode = if config.multiline { Mode::Whole } else { Mode::Lines };
     let text = match (&text, mode) {
@@ -331,7 +277,7 @@ fn search_one<F>(
         hits.len() < limit
     });
     if outcome.is_err() {
-        return Outcome::Skipped(Skipped::new(cand.rel.clone(), SkipReason::RegexBudgetExceeded));
+        return Outcome::Skipped(SkipReason::RegexBudgetExceeded);
     }
     if hits.is_empty() {
         return Outcome::NoMatch;
@@ -345,7 +291,7 @@ fn search_one<F>(
         config.include_all_content,
         truncated,
     );
-    Outcome::Matched { count: hits.len(), file: encode(&view) }
+    Outcome::Matched((hits.len(), encode(&view)))
 }
 
 /// The scan's result before the payload is put together: `F` is a matched
@@ -356,77 +302,96 @@ struct Scanned<F> {
     aggregate: Aggregate,
 }
 
+/// seed 000's merge: counts, keeps files in path order and stops at
+/// `maxMatches`. The one file that crosses it is searched again on this
+/// thread for exactly the matches that remain (a file's first N matches are
+/// the same whatever the limit).
+struct MaxMatches<'a, F> {
+    config: &'a SfqConfig,
+    cancel: &'a Cancel,
+    encode: &'a (dyn Fn(&FileView) -> Result<F> + Sync),
+    out: Scanned<F>,
+}
+
+impl<F> Collector<Found<F>> for MaxMatches<'_, F> {
+    fn collect(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
+        let max = self.config.max_matches;
+        let out = &mut self.out;
+        let agg = &mut out.aggregate;
+        agg.files_visited += 1;
+        let (count, file) = match outcome {
+            Outcome::Skipped(reason) => {
+                out.skipped.push(Skipped::new(cand.rel.clone(), reason));
+                return Ok(Flow::Continue);
+            }
+            Outcome::NoMatch => return Ok(Flow::Continue),
+            Outcome::Matched(found) => found,
+        };
+        let remaining = usize::try_from(max - agg.total_matches).unwrap_or(usize::MAX);
+        let file = if count > remaining {
+            match search_one(self.config, cand, self.cancel, remaining, true, self.encode) {
+                Outcome::Matched((_, file)) => file?,
+                _ => {
+                    return Err(crate::error::Error::new(
+                        crate::error::ErrorCode::Internal,
+                        format!("{}: the file changed while it was searched", cand.rel),
+                    ));
+                }
+            }
+        } else {
+            file?
+        };
+        agg.total_matches += count.min(remaining) as u64;
+        agg.files_matched += 1;
+        out.results.push(file);
+        if agg.total_matches >= max {
+            agg.truncated = true;
+            return Ok(Flow::Stop);
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn unreadable(&mut self, u: Unreadable) {
+        // Directories that could not be read are reported after the files.
+        self.out.skipped.push(Skipped {
+            path: u.rel,
+            reason: "readError",
+            size: None,
+            code: Some(u.code),
+        });
+    }
+}
+
 /// Discovers the candidates and searches them on the worker pool. Each
 /// matched file goes through `encode` in the worker that searched it, so
-/// serialising runs in parallel and the typed value is freed there. The merge
-/// takes outcomes in path order and stops at `maxMatches`; the one file that
-/// crosses it is searched again on this thread for exactly the matches that
-/// remain (a file's first N matches are the same whatever the limit).
+/// serialising runs in parallel and the typed value is freed there.
 fn scan_files<F: Send>(
     config: &SfqConfig,
     cancel: &Cancel,
     encode: impl Fn(&FileView) -> Result<F> + Sync,
 ) -> Result<Scanned<F>> {
     let profile = DiscoveryProfile {
-        prune_names: vec!["node_modules".into(), ".turbo".into()],
+        prune_names: config.excludes.prune_names(),
         filter: Some(config.filter.clone()),
         dirs: false,
+        hidden: true,
         threads: config.threads,
     };
-    let (candidates, unreadable): (Vec<Candidate>, _) =
-        discovery::candidates(&config.root, &profile, cancel)?;
-    let mut out =
-        Scanned { results: Vec::new(), skipped: Vec::new(), aggregate: Aggregate::default() };
-    let max = config.max_matches;
-    let per_file = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(1);
-    scan::ordered(
-        &candidates,
-        config.threads,
+    let per_file = usize::try_from(config.max_matches).unwrap_or(usize::MAX).saturating_add(1);
+    let mut collector = MaxMatches {
+        config,
         cancel,
-        |c| (c, search_one(config, c, cancel, per_file, false, &encode)),
-        |(cand, outcome)| {
-            cancel.check()?;
-            let agg = &mut out.aggregate;
-            agg.files_visited += 1;
-            match outcome {
-                Outcome::Skipped(s) => out.skipped.push(s),
-                Outcome::NoMatch => {}
-                Outcome::Matched { count, file } => {
-                    let remaining = usize::try_from(max - agg.total_matches).unwrap_or(usize::MAX);
-                    let file = if count > remaining {
-                        match search_one(config, cand, cancel, remaining, true, &encode) {
-                            Outcome::Matched { file, .. } => file?,
-                            _ => {
-                                return Err(crate::error::Error::new(
-                                    crate::error::ErrorCode::Internal,
-                                    format!("{}: the file changed while it was searched", cand.rel),
-                                ));
-                            }
-                        }
-                    } else {
-                        file?
-                    };
-                    agg.total_matches += count.min(remaining) as u64;
-                    agg.files_matched += 1;
-                    out.results.push(file);
-                    if agg.total_matches >= max {
-                        agg.truncated = true;
-                        return Ok(Flow::Stop);
-                    }
-                }
-            }
-            Ok(Flow::Continue)
-        },
+        encode: &encode,
+        out: Scanned { results: Vec::new(), skipped: Vec::new(), aggregate: Aggregate::default() },
+    };
+    engine::run(
+        &config.root,
+        &profile,
+        cancel,
+        |c| search_one(config, c, cancel, per_file, false, &encode),
+        &mut collector,
     )?;
-    cancel.check()?;
-    // Directories that could not be read are reported after the files.
-    out.skipped.extend(unreadable.into_iter().map(|u| Skipped {
-        path: u.rel,
-        reason: "readError",
-        size: None,
-        code: Some(u.code),
-    }));
-    Ok(out)
+    Ok(collector.out)
 }
 
 impl SfqConfig {

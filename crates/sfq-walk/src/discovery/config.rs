@@ -20,6 +20,19 @@ pub trait PathFilter: Send + Sync {
     fn skip_dir(&self, path: &str) -> bool;
     /// Whether the file at root-relative `path` is kept.
     fn keep_file(&self, path: &str) -> bool;
+    /// Whether the directory at `path` is entered although an ignore rule or
+    /// a pruned name drops it, because a force-included path may lie under
+    /// it (seed 004's `include_patterns`). Below such a directory only files
+    /// for which [`force_file`](PathFilter::force_file) holds are listed.
+    fn force_dir(&self, _path: &str) -> bool {
+        false
+    }
+    /// Whether the file at `path` is listed although an ignore rule (or an
+    /// ignored or pruned ancestor) drops it; it must also pass
+    /// [`keep_file`](PathFilter::keep_file).
+    fn force_file(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// The environment that locates the user's and system's git configuration.

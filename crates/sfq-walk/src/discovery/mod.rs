@@ -189,7 +189,7 @@ fn walk_plain(
         out: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
     };
-    run(&walker, Some(DirTask { rel: Vec::new(), node: None }), config.threads());
+    run(&walker, Some(DirTask { rel: Vec::new(), node: None, forced: false }), config.threads());
     finish(walker, Vec::new(), Mode::Plain)
 }
 
@@ -341,7 +341,11 @@ fn walk_git(
     }
     let mut extra = Vec::new();
     if walkable {
-        run(&walker, Some(DirTask { rel: repo.prefix.clone(), node }), config.threads());
+        run(
+            &walker,
+            Some(DirTask { rel: repo.prefix.clone(), node, forced: false }),
+            config.threads(),
+        );
     } else {
         if (walker.cancel)() {
             return Err(WalkError::Cancelled);

@@ -38,6 +38,9 @@ pub(crate) struct DirTask {
     /// Path relative to the matching base, without a trailing `/`.
     pub rel: Vec<u8>,
     pub node: Option<Arc<RuleNode>>,
+    /// Entered only because a force-included path may lie below (the
+    /// directory itself is ignored or pruned): only forced files are listed.
+    pub forced: bool,
 }
 
 struct Child {
@@ -156,6 +159,14 @@ impl<'a> Walker<'a> {
             None => true,
             Some(f) => f.keep_file(&String::from_utf8_lossy(path)),
         }
+    }
+
+    /// Whether an ignored or pruned entry is listed (a file) or entered (a
+    /// directory) anyway, because the filter force-includes it.
+    fn forced(&self, path: &[u8], is_dir: bool) -> bool {
+        let Some(f) = &self.cfg.filter else { return false };
+        let path = String::from_utf8_lossy(path);
+        if is_dir { f.force_dir(&path) } else { f.force_file(&path) && f.keep_file(&path) }
     }
 
     fn make_entry(
@@ -286,7 +297,7 @@ impl<'a> Walker<'a> {
         let dir_index =
             self.index.map(|index| DirIndex::build(index, &task.rel)).unwrap_or_default();
         let fold = self.rules.fold;
-        let mut recurse: Vec<Vec<u8>> = Vec::new();
+        let mut recurse: Vec<(Vec<u8>, bool)> = Vec::new();
         // One buffer for the children's paths (relative to the base).
         let mut rel: Vec<u8> = Vec::with_capacity(task.rel.len() + 64);
         rel.extend_from_slice(&task.rel);
@@ -319,15 +330,24 @@ impl<'a> Walker<'a> {
                 }
                 continue;
             }
-            if self.cfg.ignore_files && self.rules.is_excluded(node.as_deref(), &rel, is_dir) {
+            let dropped = task.forced
+                || (self.cfg.ignore_files && self.rules.is_excluded(node.as_deref(), &rel, is_dir))
+                || (is_dir && self.cfg.prune.contains(name));
+            // An ignored or pruned entry stays only when force-included.
+            if dropped && !(child.ft.is_file() || is_dir) {
+                continue;
+            }
+            if dropped && !self.forced(rrel, is_dir) {
+                continue;
+            }
+            if dropped && !is_dir {
+                let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+                local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), false, None));
                 continue;
             }
             if is_dir {
-                if self.cfg.prune.contains(name) {
-                    continue;
-                }
                 let path = String::from_utf8_lossy(rrel);
-                if self.cfg.filter.as_ref().is_some_and(|f| f.skip_dir(&path)) {
+                if !dropped && self.cfg.filter.as_ref().is_some_and(|f| f.skip_dir(&path)) {
                     continue;
                 }
                 let enter = match self.index {
@@ -350,7 +370,7 @@ impl<'a> Walker<'a> {
                     local.push(self.make_entry(rrel, EntryKind::Dir, meta.as_ref(), false, None));
                 }
                 if enter {
-                    recurse.push(rel.clone());
+                    recurse.push((rel.clone(), dropped));
                 }
             } else if child.ft.is_file() && self.keep_file(rrel) {
                 let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
@@ -363,9 +383,9 @@ impl<'a> Walker<'a> {
             );
         }
         self.flush(local);
-        for rel in recurse {
+        for (rel, forced) in recurse {
             let node = node.clone();
-            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node }));
+            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node, forced }));
         }
     }
 
@@ -386,7 +406,7 @@ impl<'a> Walker<'a> {
         dir_index: &DirIndex<'_>,
         dir_rel: &[u8],
         children: &[Child],
-        recursed: &[Vec<u8>],
+        recursed: &[(Vec<u8>, bool)],
         local: &mut Vec<Entry>,
     ) {
         for &(name, i) in &dir_index.files {
@@ -412,7 +432,7 @@ impl<'a> Walker<'a> {
                 .position(|&c| c == b'/')
                 .map_or(group_dir.len(), |p| skip + p);
             let group_dir = &group_dir[..slash];
-            if recursed.binary_search_by(|r| r[..].cmp(group_dir)).is_err() {
+            if recursed.binary_search_by(|r| r.0[..].cmp(group_dir)).is_err() {
                 self.resolve_slow(dir_rel, range.clone(), local);
             }
         }

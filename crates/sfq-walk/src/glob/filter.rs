@@ -73,4 +73,10 @@ impl PathFilter for GlobFilter {
     fn keep_file(&self, path: &str) -> bool {
         self.keep(path)
     }
+    fn force_dir(&self, path: &str) -> bool {
+        self.force.as_ref().is_some_and(|f| f.is_match(path) || f.could_match_under(path))
+    }
+    fn force_file(&self, path: &str) -> bool {
+        self.force.as_ref().is_some_and(|f| f.is_match(path))
+    }
 }

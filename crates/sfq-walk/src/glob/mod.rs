@@ -255,9 +255,16 @@ fn literal_prefix(pattern: &str) -> Option<String> {
     if p.starts_with("./") || p.starts_with('!') || p.contains('|') {
         return None;
     }
-    let lit: String = p
-        .chars()
-        .take_while(|c| {
+    // An `@` not followed by `(` is literal in picomatch (npm scopes:
+    // `node_modules/@company/**`), so it does not end the prefix.
+    let chars: Vec<char> = p.chars().collect();
+    let lit: String = chars
+        .iter()
+        .enumerate()
+        .take_while(|&(i, &c)| {
+            if c == '@' {
+                return chars.get(i + 1).is_some_and(|&n| n != '(');
+            }
             !matches!(
                 c,
                 '*' | '?'
@@ -279,7 +286,13 @@ fn literal_prefix(pattern: &str) -> Option<String> {
                     | '\0'
             )
         })
+        .map(|(_, c)| c)
         .collect();
+    if lit.chars().count() == chars.len() && !lit.is_empty() {
+        // A literal pattern matches itself only: nothing strictly below a
+        // directory can match unless the pattern lies below it.
+        return Some(format!("{lit}/"));
+    }
     let cut = lit.rfind('/')?;
     Some(lit[..=cut].to_string())
 }

@@ -1,0 +1,777 @@
+//! The agent-server search APIs as profiles over the one engine:
+//! `searchCode` (seed 003), `grep` (seed 002) and `grepContent` (seed 004).
+//! Each is an option table, a few defaults (case, literal or regex,
+//! exclusions, limits) and the shape of its result; the walk, the reader,
+//! the matcher, the per-line search ([`crate::lines`]) and the merge
+//! ([`LinesCollector`]) are shared.
+//!
+//! Counts are of matching lines (as `rg --json` match events count them),
+//! and are exact past `maxResults`: every candidate is searched whole.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use sfq_walk::discovery::PathFilter;
+use sfq_walk::glob::{GlobFilter, GlobSet};
+
+use crate::cancel::Cancel;
+use crate::discovery::{self, Candidate, DiscoveryProfile, glob_set};
+use crate::engine::{self, Collector, Flow, Outcome, Reader};
+use crate::error::{Error, Result};
+use crate::excludes::Excludes;
+use crate::lines::{FileLines, LineEntry, LineQuery, search_lines};
+use crate::matcher::Matcher;
+use crate::options::{Kind, OptSpec, RawOptions, opt};
+use crate::paths::{resolve_inside, resolve_root};
+use crate::pattern::{Case, PatternSpec, Syntax};
+use crate::project_config::{ExcludeMode, ProjectConfig};
+use crate::search::SkipReason;
+use crate::text::Encoding;
+
+const MAX_RESULTS: u64 = 10_000_000;
+const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
+
+/// Options every line-search profile takes.
+macro_rules! common_options {
+    () => {
+        [
+            opt(
+                "cwd",
+                Kind::Str,
+                "workspace root; paths are relative to it (default: process.cwd())",
+            ),
+            opt(
+                "timeoutMs",
+                Kind::Int(1, MAX_TIMEOUT_MS),
+                "reject with ETIMEOUT after this many milliseconds",
+            ),
+            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
+            opt(
+                "maxLineLength",
+                Kind::Int(0, 10_000_000),
+                "cut longer lines to a window around the match (0: off; default 500)",
+            ),
+        ]
+    };
+}
+
+/// `searchCode`'s options (the query travels beside them as `query`).
+pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
+    let c = common_options!();
+    [
+        opt("query", Kind::Str, "the text (or regex, with isRegex) to search for"),
+        opt("path", Kind::Str, "a file or folder under the root to search (default: the root)"),
+        opt(
+            "caseSensitive",
+            Kind::Bool,
+            "true/false; default smart case (insensitive unless the query has an upper-case letter)",
+        ),
+        opt("isRegex", Kind::Bool, "read the query as a JavaScript regex (default: literal)"),
+        opt("maxResults", Kind::Int(1, MAX_RESULTS), "matching lines returned (default 50)"),
+        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)"),
+        opt("includeExtensions", Kind::List, "only files with these extensions ('.ts' or 'ts')"),
+        opt(
+            "excludePatterns",
+            Kind::List,
+            "globs to exclude besides .gitignore, .git and node_modules",
+        ),
+        opt(
+            "timeBudgetMs",
+            Kind::Int(1, MAX_TIMEOUT_MS),
+            "return what was found within this time, with complete: false",
+        ),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+    ]
+};
+
+/// `grep`'s options.
+pub const GREP_OPTIONS: &[OptSpec] = &{
+    let c = common_options!();
+    [
+        opt("pattern", Kind::Str, "text or regex pattern to search for"),
+        opt("path", Kind::Str, "directory or file to search (default: project root)"),
+        opt("regex", Kind::Bool, "treat pattern as regex (default: false)"),
+        opt("caseSensitive", Kind::Bool, "case sensitive search (default: false)"),
+        opt("maxResults", Kind::Int(1, MAX_RESULTS), "maximum matches to return (default: 50)"),
+        opt("contextLines", Kind::Int(0, 20), "lines of context around each match (default: 0)"),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+    ]
+};
+
+/// `grepContent`'s options.
+pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
+    let c = common_options!();
+    [
+        opt(
+            "pattern",
+            Kind::Str,
+            "regex pattern to search (JavaScript; Python's (?P<name>) accepted)",
+        ),
+        opt("path", Kind::Str, "file or directory to search (default: the root)"),
+        opt("fileGlob", Kind::Str, "only search matching files (without '/': names at any depth)"),
+        opt("contextLines", Kind::Int(0, 20), "lines of context (default: config, else 2)"),
+        opt("caseSensitive", Kind::Bool, "case-sensitive (default: true)"),
+        opt(
+            "maxResults",
+            Kind::Int(1, MAX_RESULTS),
+            "max matches to return (default: config, else 500)",
+        ),
+        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)"),
+        opt(
+            "excludePatterns",
+            Kind::List,
+            "more exclusions (bare names at any depth, paths from the root)",
+        ),
+        opt(
+            "excludeMode",
+            Kind::Str,
+            "'extend' (default) adds to the default exclusions, 'replace' replaces them",
+        ),
+        opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
+        opt(
+            "maxFileSizeKB",
+            Kind::Int(1, 1 << 20),
+            "skip larger files (default: config, else 1024)",
+        ),
+        opt(
+            "timeBudgetMs",
+            Kind::Int(1, MAX_TIMEOUT_MS),
+            "return what was found within this time, with complete: false",
+        ),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+    ]
+};
+
+/// seed 004's default exclusions.
+pub const SEED004_EXCLUDES: &[&str] = &[
+    ".git",
+    ".svn",
+    ".hg",
+    ".bzr",
+    "node_modules",
+    "bower_components",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    "dist",
+    "build",
+    "out",
+    "target",
+    ".idea",
+    ".vscode",
+    "*.min.js",
+    "*.min.css",
+];
+/// seed 002's always-ignored names.
+pub const SEED002_EXCLUDES: &[&str] = &["node_modules", ".git", "dist", "build", ".next"];
+/// seed 003's exclusions besides `.gitignore`.
+pub const SEED003_EXCLUDES: &[&str] = &[".git", "node_modules"];
+
+/// Files skipped, by reason.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct SkipCounts {
+    /// Binary files.
+    pub binary: u64,
+    /// Files over the size cap.
+    pub too_large: u64,
+    /// Files or directories that could not be read.
+    pub unreadable: u64,
+    /// Files where the regex engine's budget ran out.
+    pub budget: u64,
+}
+
+impl SkipCounts {
+    fn add(&mut self, reason: &SkipReason) {
+        match reason {
+            SkipReason::Binary => self.binary += 1,
+            SkipReason::MaxFileSizeExceeded(_) => self.too_large += 1,
+            SkipReason::ReadError(_) => self.unreadable += 1,
+            SkipReason::RegexBudgetExceeded => self.budget += 1,
+        }
+    }
+}
+
+/// Where a profile searches.
+enum Base {
+    /// A folder (the root itself when `prefix` is empty).
+    Dir { abs: PathBuf, prefix: String },
+    /// One file, named explicitly (searched whatever the exclusions say).
+    File(Candidate),
+}
+
+fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
+    let Some(p) = path.filter(|p| !p.is_empty() && p != ".") else {
+        return Ok(Base::Dir { abs: root.to_path_buf(), prefix: String::new() });
+    };
+    let (abs, rel) = resolve_inside(root, &p)?;
+    let meta = std::fs::metadata(&abs).map_err(|e| Error::io(&e, "stat", &abs))?;
+    if meta.is_dir() {
+        let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
+        Ok(Base::Dir { abs, prefix })
+    } else {
+        Ok(Base::File(Candidate { rel, abs, size: meta.len(), missing: None }))
+    }
+}
+
+/// A filter over paths relative to a subfolder, stated for root-relative ones.
+struct Prefixed {
+    inner: Arc<GlobFilter>,
+    prefix: String,
+}
+
+impl Prefixed {
+    fn full(&self, path: &str) -> String {
+        format!("{}{path}", self.prefix)
+    }
+}
+
+impl PathFilter for Prefixed {
+    fn skip_dir(&self, path: &str) -> bool {
+        self.inner.skip_dir(&self.full(path))
+    }
+    fn keep_file(&self, path: &str) -> bool {
+        self.inner.keep_file(&self.full(path))
+    }
+    fn force_dir(&self, path: &str) -> bool {
+        self.inner.force_dir(&self.full(path))
+    }
+    fn force_file(&self, path: &str) -> bool {
+        self.inner.force_file(&self.full(path))
+    }
+}
+
+/// A validated line-search profile: everything but the result's shape.
+struct LineScan {
+    root: PathBuf,
+    base: Base,
+    excludes: Excludes,
+    include: Option<GlobSet>,
+    matcher: Matcher,
+    reader: Reader,
+    context_lines: usize,
+    max_line_length: usize,
+    offset: usize,
+    max_results: usize,
+    count_all: bool,
+    threads: usize,
+    time_budget: Option<Duration>,
+}
+
+/// What a line search found, before a profile shapes it.
+struct Found {
+    /// Kept entries with their root-relative paths, in path then line order.
+    entries: Vec<(Arc<str>, LineEntry)>,
+    total: u64,
+    files_with_matches: u64,
+    files_searched: u64,
+    skipped: SkipCounts,
+    /// `Some(reason)` when the scan stopped before the end.
+    incomplete: Option<&'static str>,
+}
+
+/// The merge of every line-search profile: keeps the entries of the page
+/// (`offset`, `maxResults`), counts the rest, honours the time budget.
+struct LinesCollector {
+    offset: usize,
+    want: usize,
+    seen: usize,
+    count_all: bool,
+    deadline: Option<Instant>,
+    found: Found,
+}
+
+impl Collector<FileLines> for LinesCollector {
+    fn collect(&mut self, cand: &Candidate, outcome: Outcome<FileLines>) -> Result<Flow> {
+        let f = &mut self.found;
+        match outcome {
+            Outcome::Skipped(reason) => f.skipped.add(&reason),
+            Outcome::NoMatch => f.files_searched += 1,
+            Outcome::Matched(lines) => {
+                f.files_searched += 1;
+                f.files_with_matches += 1;
+                f.total += lines.count;
+                let path: Arc<str> = cand.rel.as_str().into();
+                for e in lines.entries {
+                    if self.seen >= self.offset + self.want {
+                        break;
+                    }
+                    if self.seen >= self.offset {
+                        f.entries.push((path.clone(), e));
+                    }
+                    self.seen += 1;
+                }
+                if !self.count_all && self.seen >= self.offset + self.want {
+                    return Ok(Flow::Stop);
+                }
+            }
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            f.incomplete = Some("timeBudget");
+            return Ok(Flow::Stop);
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn unreadable(&mut self, _dir: discovery::Unreadable) {
+        self.found.skipped.unreadable += 1;
+    }
+}
+
+impl LineScan {
+    fn run(&self, cancel: &Cancel, started: Instant) -> Result<Found> {
+        let keep = self.offset.saturating_add(self.max_results);
+        let query = LineQuery {
+            matcher: &self.matcher,
+            context_lines: self.context_lines,
+            keep,
+            count_all: self.count_all,
+            max_line_length: self.max_line_length,
+        };
+        let cancelled = || cancel.is_cancelled();
+        let work = |c: &Candidate| match self.reader.read(c) {
+            Err(reason) => Outcome::Skipped(reason),
+            Ok(text) => match search_lines(&text, &query, &cancelled) {
+                Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
+                Ok(None) => Outcome::NoMatch,
+                Ok(Some(lines)) => Outcome::Matched(lines),
+            },
+        };
+        let mut collector = LinesCollector {
+            offset: self.offset,
+            want: self.max_results,
+            seen: 0,
+            count_all: self.count_all,
+            deadline: self.time_budget.and_then(|b| started.checked_add(b)),
+            found: Found {
+                entries: Vec::new(),
+                total: 0,
+                files_with_matches: 0,
+                files_searched: 0,
+                skipped: SkipCounts::default(),
+                incomplete: None,
+            },
+        };
+        match &self.base {
+            Base::File(c) => {
+                engine::run_over(std::slice::from_ref(c), 1, cancel, work, &mut collector)?
+            }
+            Base::Dir { abs, prefix } => {
+                let filter = self.excludes.filter(self.include.clone(), "excludePatterns")?;
+                let filter: Arc<dyn PathFilter> = if prefix.is_empty() {
+                    filter
+                } else {
+                    Arc::new(Prefixed { inner: filter, prefix: prefix.clone() })
+                };
+                let profile = DiscoveryProfile {
+                    prune_names: self.excludes.prune_names(),
+                    filter: Some(filter),
+                    dirs: false,
+                    hidden: true,
+                    threads: self.threads,
+                };
+                let (mut candidates, unreadable) = discovery::candidates(abs, &profile, cancel)?;
+                if !prefix.is_empty() {
+                    for c in &mut candidates {
+                        c.rel.insert_str(0, prefix);
+                    }
+                }
+                engine::run_over(&candidates, self.threads, cancel, work, &mut collector)?;
+                for u in unreadable {
+                    collector.unreadable(u);
+                }
+            }
+        }
+        Ok(collector.found)
+    }
+
+    fn truncated(&self, found: &Found) -> bool {
+        found.total > (self.offset + found.entries.len()) as u64
+    }
+}
+
+fn bool_or(raw: &RawOptions, key: &str, default: bool) -> Result<bool> {
+    Ok(raw.bool(key)?.unwrap_or(default))
+}
+
+fn query_of(
+    raw: &RawOptions,
+    key: &str,
+    pattern: Option<Vec<u16>>,
+    what: &str,
+) -> Result<Vec<u16>> {
+    match pattern {
+        Some(p) => Ok(p),
+        None => raw.string(key)?.map(|s| s.encode_utf16().collect()).ok_or_else(|| {
+            Error::invalid_option(format!("{}: option '{key}' is required ({what})", raw.api()))
+        }),
+    }
+}
+
+fn threads(raw: &RawOptions) -> Result<usize> {
+    Ok(raw.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize))
+}
+
+/// `searchCode`'s result (seed 003's `SearchResult`, plus counts).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    /// The query as given.
+    pub query: String,
+    /// Matching lines in the searched files (exact, past `maxResults` too).
+    pub match_count: u64,
+    /// The page of matching lines.
+    pub matches: Vec<SearchMatch>,
+    /// Whether matching lines were left out (past the page).
+    pub truncated: bool,
+    /// Files with at least one matching line.
+    pub files_with_matches: u64,
+    /// Files searched.
+    pub files_searched: u64,
+    /// Files not searched, by reason.
+    pub skipped: SkipCounts,
+    /// False when `timeBudgetMs` ended the search early.
+    pub complete: bool,
+    /// Why the result is incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+}
+
+/// One matching line (seed 003's `SearchMatch`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchMatch {
+    /// Root-relative path.
+    pub path: Arc<str>,
+    /// 1-based line.
+    pub line_number: usize,
+    /// The line (a window around the match when longer than `maxLineLength`).
+    pub content: String,
+    /// Present (true) when `content` was cut.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub content_truncated: bool,
+}
+
+fn extensions_glob(exts: &[String]) -> Result<Option<GlobSet>> {
+    let globs: Vec<String> = exts
+        .iter()
+        .map(|e| e.trim().trim_start_matches('.').to_string())
+        .filter(|e| !e.is_empty())
+        .map(|e| format!("**/*.{e}"))
+        .collect();
+    if globs.is_empty() {
+        Ok(None)
+    } else {
+        glob_set("includeExtensions", &globs, true, false).map(Some)
+    }
+}
+
+/// Runs `searchCode`.
+pub fn search_code(
+    raw: &RawOptions,
+    pattern: Option<Vec<u16>>,
+    cancel: &Cancel,
+    started: Instant,
+) -> Result<SearchResult> {
+    let t = SEARCH_CODE_OPTIONS;
+    let source = query_of(raw, "query", pattern, "the text to search for")?;
+    let case = match raw.bool("caseSensitive")? {
+        None => Case::Smart,
+        Some(true) => Case::Sensitive,
+        Some(false) => Case::Insensitive,
+    };
+    let syntax = if bool_or(raw, "isRegex", false)? { Syntax::Regex } else { Syntax::Literal };
+    let matcher = PatternSpec::new(source.clone(), syntax, case).compile("searchCode")?;
+    let root = resolve_root(raw.string("cwd")?.as_deref())?;
+    let mut excludes = Excludes::from_entries(SEED003_EXCLUDES);
+    excludes.extend_entries(&raw.string_list("excludePatterns")?.unwrap_or_default());
+    let scan = LineScan {
+        base: resolve_base(&root, raw.string("path")?)?,
+        root,
+        excludes,
+        include: extensions_glob(&raw.string_list("includeExtensions")?.unwrap_or_default())?,
+        matcher,
+        reader: Reader { max_bytes: 1024 * 1024, encoding: Encoding::Utf8 },
+        context_lines: 0,
+        max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        offset: raw.int_or("offset", t, 0)? as usize,
+        max_results: raw.int_or("maxResults", t, 50)? as usize,
+        count_all: true,
+        threads: threads(raw)?,
+        time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
+    };
+    let found = scan.run(cancel, started)?;
+    let truncated = scan.truncated(&found);
+    Ok(SearchResult {
+        query: String::from_utf16_lossy(&source),
+        match_count: found.total,
+        matches: found
+            .entries
+            .into_iter()
+            .map(|(path, e)| SearchMatch {
+                path,
+                line_number: e.line_number,
+                content: e.content,
+                content_truncated: e.truncated,
+            })
+            .collect(),
+        truncated,
+        files_with_matches: found.files_with_matches,
+        files_searched: found.files_searched,
+        skipped: found.skipped,
+        complete: found.incomplete.is_none(),
+        reason: found.incomplete,
+    })
+}
+
+/// One entry of `grep`'s result (seed 002).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepEntry {
+    /// Root-relative path.
+    pub file: Arc<str>,
+    /// 1-based line.
+    pub line: usize,
+    /// The line (windowed when too long).
+    pub content: String,
+    /// Present (true) when a line was cut.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub content_truncated: bool,
+    /// The lines around the match in file order, the match line included
+    /// (when `contextLines` > 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<Vec<String>>,
+    /// Line number of `context`'s first entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_start: Option<usize>,
+}
+
+/// Runs `grep`.
+pub fn grep(
+    raw: &RawOptions,
+    pattern: Option<Vec<u16>>,
+    cancel: &Cancel,
+    started: Instant,
+) -> Result<Vec<GrepEntry>> {
+    let t = GREP_OPTIONS;
+    let source = query_of(raw, "pattern", pattern, "the text or regex to search for")?;
+    let case =
+        if bool_or(raw, "caseSensitive", false)? { Case::Sensitive } else { Case::Insensitive };
+    let syntax = if bool_or(raw, "regex", false)? { Syntax::Regex } else { Syntax::Literal };
+    let matcher = PatternSpec::new(source, syntax, case).compile("grep")?;
+    let root = resolve_root(raw.string("cwd")?.as_deref())?;
+    let context_lines = raw.int_or("contextLines", t, 0)? as usize;
+    let scan = LineScan {
+        base: resolve_base(&root, raw.string("path")?)?,
+        root,
+        excludes: Excludes::from_entries(SEED002_EXCLUDES),
+        include: None,
+        matcher,
+        reader: Reader { max_bytes: 1024 * 1024, encoding: Encoding::Utf8 },
+        context_lines,
+        max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        offset: 0,
+        max_results: raw.int_or("maxResults", t, 50)? as usize,
+        count_all: false,
+        threads: threads(raw)?,
+        time_budget: None,
+    };
+    let found = scan.run(cancel, started)?;
+    Ok(found
+        .entries
+        .into_iter()
+        .map(|(file, e)| {
+            let (context, context_start) = if context_lines > 0 {
+                let start = e.line_number - e.before.len();
+                let mut block = e.before;
+                block.push(e.content.clone());
+                block.extend(e.after);
+                (Some(block), Some(start))
+            } else {
+                (None, None)
+            };
+            GrepEntry {
+                file,
+                line: e.line_number,
+                content: e.content,
+                content_truncated: e.truncated,
+                context,
+                context_start,
+            }
+        })
+        .collect())
+}
+
+/// `grepContent`'s result (seed 004's response, camelCase).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepContentResult {
+    /// The page of matching lines.
+    pub matches: Vec<GrepContentMatch>,
+    /// Matching lines in the searched files (exact past the cap).
+    pub total_matches: u64,
+    /// Files with at least one matching line.
+    pub files_with_matches: u64,
+    /// Files searched.
+    pub files_searched: u64,
+    /// Whether matching lines were left out.
+    pub truncated: bool,
+    /// The pattern as given.
+    pub pattern: String,
+    /// The absolute path searched.
+    pub path: String,
+    /// The file glob, or null.
+    pub file_glob: Option<String>,
+    /// Files not searched, by reason.
+    pub skipped: SkipCounts,
+    /// False when `timeBudgetMs` ended the search early.
+    pub complete: bool,
+    /// Why the result is incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+}
+
+/// One matching line of `grepContent`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepContentMatch {
+    /// Root-relative path.
+    pub file: Arc<str>,
+    /// Absolute path.
+    pub absolute_path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (code points) of the line's first match.
+    pub column: usize,
+    /// The line (windowed when too long).
+    pub text: String,
+    /// The first match's text.
+    #[serde(rename = "match")]
+    pub matched: String,
+    /// Lines before.
+    pub context_before: Vec<String>,
+    /// Lines after.
+    pub context_after: Vec<String>,
+    /// Present (true) when a line was cut.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub text_truncated: bool,
+}
+
+/// The exclusions of a seed-004 profile: defaults (or not, with
+/// `replace`), the config's and the call's patterns, force includes.
+pub fn seed004_excludes(raw: &RawOptions, config: &ProjectConfig) -> Result<Excludes> {
+    let mode = match raw.string("excludeMode")? {
+        Some(m) => ExcludeMode::parse(&m).ok_or_else(|| {
+            Error::invalid_option(format!(
+                "{}: option 'excludeMode' must be 'extend' or 'replace', got {m:?}",
+                raw.api()
+            ))
+        })?,
+        None => config.exclude_mode.unwrap_or_default(),
+    };
+    let patterns = match raw.string_list("excludePatterns")? {
+        Some(p) => p,
+        None => config.exclude_patterns.clone().unwrap_or_default(),
+    };
+    let mut excludes = match mode {
+        ExcludeMode::Extend => Excludes::from_entries(SEED004_EXCLUDES),
+        // `.git` is never searched, whatever the list says.
+        ExcludeMode::Replace => Excludes::from_entries(&[".git"]),
+    };
+    excludes.extend_entries(&patterns);
+    let force = match raw.string_list("includePatterns")? {
+        Some(p) => p,
+        None => config.include_patterns.clone().unwrap_or_default(),
+    };
+    Ok(excludes.with_force(&force))
+}
+
+/// Runs `grepContent`.
+pub fn grep_content(
+    raw: &RawOptions,
+    pattern: Option<Vec<u16>>,
+    cancel: &Cancel,
+    started: Instant,
+) -> Result<GrepContentResult> {
+    let t = GREP_CONTENT_OPTIONS;
+    let source = query_of(raw, "pattern", pattern, "a regex")?;
+    let case =
+        if bool_or(raw, "caseSensitive", true)? { Case::Sensitive } else { Case::Insensitive };
+    let matcher =
+        PatternSpec::new(source.clone(), Syntax::PythonRegex, case).compile("grepContent")?;
+    let root = resolve_root(raw.string("cwd")?.as_deref())?;
+    let config = ProjectConfig::load(&root)?;
+    let file_glob = raw.string("fileGlob")?.filter(|g| !g.trim().is_empty());
+    let include = match &file_glob {
+        Some(g) => Some(glob_set("fileGlob", std::slice::from_ref(g), true, !g.contains('/'))?),
+        None => None,
+    };
+    let base = resolve_base(&root, raw.string("path")?)?;
+    let path = match &base {
+        Base::Dir { abs, .. } => abs.display().to_string(),
+        Base::File(c) => c.abs.display().to_string(),
+    };
+    let scan = LineScan {
+        base,
+        excludes: seed004_excludes(raw, &config)?,
+        include,
+        matcher,
+        reader: Reader {
+            max_bytes: raw.int_or("maxFileSizeKB", t, config.max_file_size_kb.unwrap_or(1024))?
+                * 1024,
+            encoding: Encoding::Utf8,
+        },
+        context_lines: raw.int_or("contextLines", t, config.context_lines.unwrap_or(2))? as usize,
+        max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        offset: raw.int_or("offset", t, 0)? as usize,
+        max_results: raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize,
+        count_all: true,
+        threads: threads(raw)?,
+        time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
+        root,
+    };
+    let found = scan.run(cancel, started)?;
+    let truncated = scan.truncated(&found);
+    let matches = found
+        .entries
+        .into_iter()
+        .map(|(file, e)| GrepContentMatch {
+            absolute_path: scan.root.join(&*file).display().to_string(),
+            file,
+            line: e.line_number,
+            column: e.column,
+            text: e.content,
+            matched: e.matched,
+            context_before: e.before,
+            context_after: e.after,
+            text_truncated: e.truncated,
+        })
+        .collect();
+    Ok(GrepContentResult {
+        matches,
+        total_matches: found.total,
+        files_with_matches: found.files_with_matches,
+        files_searched: found.files_searched,
+        truncated,
+        pattern: String::from_utf16_lossy(&source),
+        path,
+        file_glob,
+        skipped: found.skipped,
+        complete: found.incomplete.is_none(),
+        reason: found.incomplete,
+    })
+}

@@ -1,0 +1,108 @@
+//! The one search every API runs: candidates from discovery, each read by
+//! the one [`Reader`] and searched by the profile's work function on the
+//! worker pool, then handed in path order to the profile's [`Collector`].
+//!
+//! The collector is ripgrep's `Sink` for whole files: it sees exactly what a
+//! sequential scan in path order would, and returning [`Flow::Stop`] is how
+//! `maxMatches`, `maxResults` and time budgets end a scan early.
+
+use std::path::Path;
+
+use crate::cancel::Cancel;
+use crate::discovery::{self, Candidate, DiscoveryProfile, Unreadable};
+use crate::error::Result;
+pub use crate::scan::Flow;
+use crate::search::{self, FileText, SkipReason};
+use crate::text::Encoding;
+
+/// How candidate files are read: the size cap and the decoding.
+#[derive(Debug, Clone, Copy)]
+pub struct Reader {
+    /// Files larger than this many bytes are skipped unread.
+    pub max_bytes: u64,
+    /// How bytes are decoded.
+    pub encoding: Encoding,
+}
+
+impl Reader {
+    /// Reads and decodes a candidate (size cap, binary test, decode); `Err`
+    /// says why it is skipped.
+    pub fn read(&self, cand: &Candidate) -> std::result::Result<FileText, SkipReason> {
+        match cand.missing_code() {
+            Some(code) => Err(SkipReason::ReadError(code)),
+            None => search::load(&cand.abs, cand.size, self.max_bytes, self.encoding),
+        }
+    }
+}
+
+/// What the work function made of one candidate.
+pub enum Outcome<F> {
+    /// Not searched (binary, too large, unreadable, regex budget).
+    Skipped(SkipReason),
+    /// Searched; nothing matched.
+    NoMatch,
+    /// Searched, with the profile's per-file result.
+    Matched(F),
+}
+
+/// The merge stage of a profile: receives each candidate's outcome in path
+/// order and says whether to go on.
+pub trait Collector<F> {
+    /// One candidate's outcome.
+    fn collect(&mut self, cand: &Candidate, outcome: Outcome<F>) -> Result<Flow>;
+    /// A directory or ignore file that could not be read (after the files).
+    fn unreadable(&mut self, _dir: Unreadable) {}
+}
+
+/// Lists the candidates under `root` with `profile`, and runs `work` on each
+/// on the worker pool, feeding `collector` in path order.
+pub fn run<F, W, C>(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+    work: W,
+    collector: &mut C,
+) -> Result<()>
+where
+    F: Send,
+    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    C: Collector<F>,
+{
+    let (candidates, unreadable) = discovery::candidates(root, profile, cancel)?;
+    run_over(&candidates, profile.threads, cancel, work, collector)?;
+    for u in unreadable {
+        collector.unreadable(u);
+    }
+    Ok(())
+}
+
+/// [`run`] over a list of candidates already known.
+pub fn run_over<F, W, C>(
+    candidates: &[Candidate],
+    threads: usize,
+    cancel: &Cancel,
+    work: W,
+    collector: &mut C,
+) -> Result<()>
+where
+    F: Send,
+    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    C: Collector<F>,
+{
+    crate::scan::ordered(
+        candidates,
+        threads,
+        cancel,
+        |c| {
+            crate::failpoint::hit("scan-file");
+            // Never consumed when cancelled: the merge checks first.
+            let outcome = if cancel.is_cancelled() { Outcome::NoMatch } else { work(c) };
+            (c, outcome)
+        },
+        |(cand, outcome)| {
+            cancel.check()?;
+            collector.collect(cand, outcome)
+        },
+    )?;
+    cancel.check()
+}

@@ -1,0 +1,182 @@
+//! `globFiles` (seed 004): files whose root-relative path matches a glob,
+//! with size and modification time, under seed 004's exclusions, the
+//! project config and `.gitignore`; hidden paths left out unless asked for.
+//! The same walk as every search: excluded trees are pruned, never walked.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use crate::agent::seed004_excludes;
+use crate::cancel::Cancel;
+use crate::discovery::{self, DiscoveryProfile, glob_set};
+use crate::error::{Error, ErrorCode, Result};
+use crate::options::{Kind, OptSpec, RawOptions, opt};
+use crate::paths::{resolve_inside, resolve_root};
+use crate::project_config::ProjectConfig;
+
+/// `globFiles`' options.
+pub const GLOB_FILES_OPTIONS: &[OptSpec] = &[
+    opt(
+        "pattern",
+        Kind::Str,
+        "glob pattern (e.g. **/*.py), matched against paths relative to root",
+    ),
+    opt("root", Kind::Str, "directory to search, inside cwd (default: cwd)"),
+    opt("maxResults", Kind::Int(1, 10_000_000), "max files to return (default: config, else 500)"),
+    opt("offset", Kind::Int(0, 10_000_000), "skip this many files first (paging)"),
+    opt(
+        "includeHidden",
+        Kind::Bool,
+        "include paths with a segment starting with '.' (default: false)",
+    ),
+    opt(
+        "excludePatterns",
+        Kind::List,
+        "more exclusions (bare names at any depth, paths from the root)",
+    ),
+    opt("excludeMode", Kind::Str, "'extend' (default) or 'replace' the default exclusions"),
+    opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
+    opt("cwd", Kind::Str, "workspace root, where the config file is read (default: process.cwd())"),
+    opt(
+        "timeoutMs",
+        Kind::Int(1, (1 << 31) - 1),
+        "reject with ETIMEOUT after this many milliseconds",
+    ),
+    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
+];
+
+/// `globFiles`' result (seed 004's response, camelCase).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GlobResult {
+    /// The page of files, in path order.
+    pub files: Vec<GlobFile>,
+    /// Files matched in all.
+    pub total: u64,
+    /// Files returned.
+    pub returned: u64,
+    /// Whether files were left out.
+    pub truncated: bool,
+    /// The absolute directory searched.
+    pub root: String,
+    /// The pattern as given.
+    pub pattern: String,
+}
+
+/// One file of [`GlobResult`].
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GlobFile {
+    /// Path relative to `root`.
+    pub path: String,
+    /// Absolute path.
+    pub absolute_path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Last modification, ISO-8601 UTC (`2025-01-15T10:30:00.000Z`).
+    pub modified: String,
+}
+
+/// Runs `globFiles`.
+pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
+    let t = GLOB_FILES_OPTIONS;
+    let pattern = raw.string("pattern")?.filter(|p| !p.is_empty()).ok_or_else(|| {
+        Error::invalid_option(
+            "globFiles: option 'pattern' is required (a glob such as \"**/*.py\")",
+        )
+    })?;
+    let cwd = resolve_root(raw.string("cwd")?.as_deref())?;
+    let config = ProjectConfig::load(&cwd)?;
+    let (base, _) = match raw.string("root")?.filter(|r| !r.is_empty() && r != ".") {
+        Some(r) => resolve_inside(&cwd, &r)?,
+        None => (cwd.clone(), String::new()),
+    };
+    if !base.is_dir() {
+        return Err(Error::new(
+            ErrorCode::Io("ENOTDIR"),
+            format!("ENOTDIR: root '{}' is not a directory", base.display()),
+        ));
+    }
+    let include = glob_set("pattern", std::slice::from_ref(&pattern), true, false)?;
+    let excludes = seed004_excludes(raw, &config)?;
+    let profile = DiscoveryProfile {
+        prune_names: excludes.prune_names(),
+        filter: Some(excludes.filter(Some(include), "excludePatterns")?),
+        dirs: false,
+        hidden: raw.bool("includeHidden")?.unwrap_or(false),
+        threads: raw
+            .int("threads", 1, 256)?
+            .map_or_else(crate::scan::default_threads, |t| t as usize),
+    };
+    let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
+    cancel.check()?;
+    let offset = raw.int_or("offset", t, 0)? as usize;
+    let max = raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize;
+    let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
+    let total = present.len();
+    let files: Vec<GlobFile> = present
+        .into_iter()
+        .skip(offset)
+        .take(max)
+        .map(|e| GlobFile {
+            absolute_path: e.abs_path.display().to_string(),
+            path: e.path,
+            size: e.size.unwrap_or(0),
+            modified: e.modified.map(iso8601).unwrap_or_default(),
+        })
+        .collect();
+    Ok(GlobResult {
+        total: total as u64,
+        returned: files.len() as u64,
+        truncated: offset + files.len() < total,
+        files,
+        root: base.display().to_string(),
+        pattern,
+    })
+}
+
+/// A time as JavaScript's `Date#toISOString` writes it.
+pub fn iso8601(t: SystemTime) -> String {
+    let (secs, millis) = match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => (d.as_secs() as i64, d.subsec_millis()),
+        Err(e) => {
+            let d = e.duration();
+            let ms = d.as_millis() as i64;
+            (-(ms + 999) / 1000, ((1000 - ms % 1000) % 1000) as u32)
+        }
+    };
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn times_are_written_as_to_iso_string() {
+        let t = UNIX_EPOCH + Duration::from_millis(1_736_937_000_123);
+        assert_eq!(iso8601(t), "2025-01-15T10:30:00.123Z");
+        assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
+        assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
+    }
+}

@@ -1,0 +1,174 @@
+//! Matching lines as the agent profiles report them (`searchCode`, `grep`,
+//! `grepContent`): one entry per matching line with its first match, its
+//! context, and long lines cut to a window around the match; plus the exact
+//! count of matching lines in the file, whatever was kept.
+
+use crate::matcher::{BudgetExceeded, Matcher};
+use crate::search::{self, FileText, Hit, HitText, Mode, Span};
+
+/// What to keep of a file's matching lines.
+#[derive(Debug, Clone, Copy)]
+pub struct LineQuery<'a> {
+    /// The compiled pattern.
+    pub matcher: &'a Matcher,
+    /// Lines of context before and after each kept line.
+    pub context_lines: usize,
+    /// How many matching lines to keep (the rest are only counted).
+    pub keep: usize,
+    /// Whether the rest must be counted (`false`: stop once `keep` lines are found).
+    pub count_all: bool,
+    /// Lines longer than this many characters are cut to a window (0: never).
+    pub max_line_length: usize,
+}
+
+/// One matching line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineEntry {
+    /// 1-based line number.
+    pub line_number: usize,
+    /// 1-based column (code points) of the line's first match.
+    pub column: usize,
+    /// The text of the line's first match.
+    pub matched: String,
+    /// The line (a window of it when it was too long).
+    pub content: String,
+    /// Whether `content` (or a context line) was cut.
+    pub truncated: bool,
+    /// Up to `context_lines` lines before.
+    pub before: Vec<String>,
+    /// Up to `context_lines` lines after.
+    pub after: Vec<String>,
+}
+
+/// A file's matching lines.
+#[derive(Debug, Clone, Default)]
+pub struct FileLines {
+    /// How many lines matched (all of them when counting, else at least the kept ones).
+    pub count: u64,
+    /// The first `keep` matching lines.
+    pub entries: Vec<LineEntry>,
+}
+
+/// Searches `text` line by line; `Ok(None)` when nothing matched.
+pub fn search_lines(
+    text: &FileText,
+    q: &LineQuery<'_>,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<FileLines>, BudgetExceeded> {
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut count = 0u64;
+    let mut last_line = usize::MAX;
+    search::find(text, q.matcher, Mode::Lines, cancelled, &mut |hit| {
+        if hit.line == last_line {
+            return true;
+        }
+        last_line = hit.line;
+        count += 1;
+        if hits.len() < q.keep {
+            hits.push(hit);
+        }
+        q.count_all || hits.len() < q.keep
+    })?;
+    if count == 0 {
+        return Ok(None);
+    }
+    let mut spans: Vec<Span> = Vec::new();
+    let entries = hits
+        .iter()
+        .map(|hit| {
+            spans.clear();
+            let (before, line) = text.context_spans(hit, q.context_lines, &mut spans);
+            let content = line_string(text, line);
+            let matched = match &hit.text {
+                HitText::Range(a, b) => match text {
+                    FileText::Utf8(s) => s[*a..*b].to_string(),
+                    FileText::Utf16 { .. } => String::new(),
+                },
+                HitText::Js(js) => js.to_string_lossy(),
+            };
+            let from = hit.column - 1;
+            let to = from + matched.chars().count();
+            let (content, mut truncated, start) = window(&content, from, to, q.max_line_length);
+            let mut cut = |span: &Span| {
+                let (s, t) = window_at(&line_string(text, *span), start, q.max_line_length);
+                truncated |= t;
+                s
+            };
+            let before_lines: Vec<String> = spans[..before].iter().map(&mut cut).collect();
+            let after_lines: Vec<String> = spans[before..].iter().map(&mut cut).collect();
+            LineEntry {
+                line_number: hit.line + 1,
+                column: hit.column,
+                matched,
+                content,
+                truncated,
+                before: before_lines,
+                after: after_lines,
+            }
+        })
+        .collect();
+    Ok(Some(FileLines { count, entries }))
+}
+
+fn line_string(text: &FileText, span: Span) -> String {
+    match text.line_str(span) {
+        Some(s) => s.to_string(),
+        None => text.line_text(span).to_string_lossy(),
+    }
+}
+
+/// `line` cut to at most `max` characters around the characters
+/// `from..to`, with `…` at each cut end: the cut text, whether it was cut,
+/// and the character where the window starts (0 when not cut).
+pub fn window(line: &str, from: usize, to: usize, max: usize) -> (String, bool, usize) {
+    let total = line.chars().count();
+    if max == 0 || total <= max {
+        return (line.to_string(), false, 0);
+    }
+    let len = to.saturating_sub(from);
+    let start = if len >= max { from } else { from.saturating_sub((max - len) / 2) };
+    let start = start.min(total - max);
+    let (s, cut) = window_at(line, start, max);
+    (s, cut, start)
+}
+
+/// `line`'s characters `start..start + max` (the window moved back to fit
+/// when the line is shorter), with `…` at each cut end.
+pub fn window_at(line: &str, start: usize, max: usize) -> (String, bool) {
+    let total = line.chars().count();
+    if max == 0 || total <= max {
+        return (line.to_string(), false);
+    }
+    let start = start.min(total - max);
+    let end = start + max;
+    let mut out = String::with_capacity(max * 2 + 6);
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(line.chars().skip(start).take(max));
+    if end < total {
+        out.push('…');
+    }
+    (out, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_windowed_around_the_match() {
+        let line = format!("{}needle{}", "a".repeat(1000), "b".repeat(1000));
+        let (w, cut, start) = window(&line, 1000, 1006, 20);
+        assert!(cut);
+        assert_eq!(w, format!("…{}needle{}…", "a".repeat(7), "b".repeat(7)));
+        assert_eq!(start, 993);
+        assert_eq!(window("short", 0, 1, 20), ("short".to_string(), false, 0));
+        assert!(!window(&line, 0, 1, 0).1);
+        // At the start and end of the line, one ellipsis.
+        assert_eq!(window(&line, 0, 1, 5).0, "aaaaa…");
+        assert_eq!(window(&line, 2005, 2006, 5).0, "…bbbbb");
+        // A match longer than the window starts it.
+        assert_eq!(window(&line, 998, 1008, 4).0, "…aane…");
+    }
+}
