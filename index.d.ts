@@ -13,6 +13,12 @@ export type SmartFileQueryErrorCode =
   | 'ENOENT'
   | 'ENOTDIR'
   | 'EACCES'
+  | 'EISDIR'
+  | 'EBINARY'
+  | 'ENOTOPEN'
+  | 'EFILETOOLARGE'
+  | 'EREPOSITORY'
+  | 'EINVALIDCONFIG'
   | (string & {});
 
 /** An `Error` with a stable `code`. */
@@ -272,3 +278,250 @@ export interface FoundFile {
 export declare function findFiles(options: FindFilesOptions, signal?: AbortSignal): Promise<FoundFile[]>;
 /** {@link findFiles} on the calling thread. */
 export declare function findFilesSync(options: FindFilesOptions): FoundFile[];
+
+/** Files a search skipped, by reason. */
+export interface SkipCounts {
+  /** Binary files (a NUL or control byte in the first KiB). */
+  binary: number;
+  /** Files over the size cap (1024 KB unless configured). */
+  tooLarge: number;
+  /** Files or directories that could not be read. */
+  unreadable: number;
+  /** Files where the regex engine's work budget ran out. */
+  budget: number;
+}
+
+/** Options every agent search takes. */
+export interface AgentSearchCommonOptions {
+  /** Workspace root: paths are relative to it, `path` must stay inside it, and the project config file is read there. Default `process.cwd()`. */
+  cwd?: string;
+  /** Reject with `ETIMEOUT` after this many milliseconds (a hard error; see `timeBudgetMs` for a partial answer). */
+  timeoutMs?: number;
+  /** Aborts the call (async form only). */
+  signal?: AbortSignal;
+  /** Worker threads (1–256). Output is the same for any value. */
+  threads?: number;
+  /** A matching line longer than this many characters comes back as a window around the match with `…` at each cut end (context lines likewise). 0 turns it off. Default 500. */
+  maxLineLength?: number;
+}
+
+/** Options of {@link searchCode} (seed 003's `SearchOptions`, plus paging and budgets). */
+export interface SearchOptions extends AgentSearchCommonOptions {
+  /** Search in a specific file or directory under the root. If omitted, search from the root. */
+  path?: string;
+  /** Case-sensitive search. Default: smart case (insensitive unless the query has an upper-case letter). */
+  caseSensitive?: boolean;
+  /** Treat the query as a JavaScript regex. Default: false (literal). */
+  isRegex?: boolean;
+  /** Max matching lines to return. Default: 50. */
+  maxResults?: number;
+  /** Skip this many matching lines first (paging; the order is deterministic). Default 0. */
+  offset?: number;
+  /** File extensions to include (e.g. `['.ts', 'tsx']`, with or without the dot). */
+  includeExtensions?: string[];
+  /** Glob patterns to exclude, on top of `.gitignore`, `.git` and `node_modules` (a name without `/` matches at any depth). */
+  excludePatterns?: string[];
+  /** Return what was found within this many milliseconds, with `complete: false` and `reason: 'timeBudget'`. */
+  timeBudgetMs?: number;
+}
+
+/** One matching line (seed 003's `SearchMatch`). */
+export interface SearchMatch {
+  /** Root-relative POSIX path. */
+  path: string;
+  /** 1-based line number. */
+  lineNumber: number;
+  /** The line (a window around the match when longer than `maxLineLength`). */
+  content: string;
+  /** Present (true) when `content` was cut to a window. */
+  contentTruncated?: true;
+}
+
+/** The result of {@link searchCode} (seed 003's `SearchResult`, plus counts). */
+export interface SearchResult {
+  query: string;
+  /** Matching lines in the searched files: exact, also past `maxResults`. One entry per matching line. */
+  matchCount: number;
+  matches: SearchMatch[];
+  /** True when matching lines were left out (past `offset + maxResults`). */
+  truncated: boolean;
+  /** Files with at least one matching line. */
+  filesWithMatches: number;
+  /** Files searched. */
+  filesSearched: number;
+  /** Files not searched, by reason. */
+  skipped: SkipCounts;
+  /** False when `timeBudgetMs` ended the search before every file was searched. */
+  complete: boolean;
+  /** Why `complete` is false. */
+  reason?: 'timeBudget';
+}
+
+/**
+ * ripgrep-style code search (seed 003): literal and smart case by default,
+ * `.gitignore`, `.git` and `node_modules` excluded, files over 1024 KB skipped.
+ * One entry per matching line; `matchCount` counts matching lines exactly.
+ */
+export declare function searchCode(query: string, options?: SearchOptions): Promise<SearchResult>;
+/** {@link searchCode} on the calling thread. */
+export declare function searchCodeSync(query: string, options?: Omit<SearchOptions, 'signal'>): SearchResult;
+
+/** Options of {@link grep} (seed 002). */
+export interface GrepOptions extends AgentSearchCommonOptions {
+  /** Text or regex pattern to search for. Required. */
+  pattern: string;
+  /** Directory or file to search (default: the root). */
+  path?: string;
+  /** Treat pattern as a JavaScript regex (default: false). */
+  regex?: boolean;
+  /** Case-sensitive search (default: false). */
+  caseSensitive?: boolean;
+  /** Maximum matching lines to return (default: 50). */
+  maxResults?: number;
+  /** Lines of context around each match, 0–20 (default: 0: no `context`). */
+  contextLines?: number;
+}
+
+/** One matching line of {@link grep}. */
+export interface GrepMatch {
+  /** Root-relative POSIX path. */
+  file: string;
+  /** 1-based line number. */
+  line: number;
+  /** The line (windowed when longer than `maxLineLength`). */
+  content: string;
+  /** Present (true) when a line was cut to a window. */
+  contentTruncated?: true;
+  /** With `contextLines` > 0: the lines around the match in file order, the match line included. */
+  context?: string[];
+  /** The line number of `context[0]`. */
+  contextStart?: number;
+}
+
+/**
+ * Search file contents (seed 002): literal and case-insensitive by default;
+ * `.gitignore` plus `node_modules`, `.git`, `dist`, `build`, `.next` ignored.
+ * One entry per matching line, the first `maxResults` in path order.
+ */
+export declare function grep(options: GrepOptions): Promise<GrepMatch[]>;
+/** {@link grep} on the calling thread. */
+export declare function grepSync(options: Omit<GrepOptions, 'signal'>): GrepMatch[];
+
+/** Exclusion options of the seed-004 APIs (also settable in the project config file). */
+export interface Seed004ExcludeOptions {
+  /** More exclusions: a name without `/` (`vendor`, `*.min.js`) drops that name at any depth; a pattern with `/` is matched from the root. */
+  excludePatterns?: string[];
+  /** `'extend'` (default) adds them to seed 004's default list; `'replace'` replaces the list (`.gitignore` and `.git` still apply). */
+  excludeMode?: 'extend' | 'replace';
+  /** Paths kept even when an exclusion or `.gitignore` drops them (`node_modules/@company`). */
+  includePatterns?: string[];
+}
+
+/** Options of {@link grepContent} (seed 004's `grep_content`, camelCase). */
+export interface GrepContentOptions extends AgentSearchCommonOptions, Seed004ExcludeOptions {
+  /** JavaScript regex (Python's `(?P<name>…)`/`(?P=name)` accepted). Required. */
+  pattern: string;
+  /** File or directory to search (default: the root). */
+  path?: string;
+  /** Only search matching files; without `/` it matches names at any depth (`*.py`). */
+  fileGlob?: string;
+  /** Lines of context (default: config `context_lines`, else 2). */
+  contextLines?: number;
+  /** Case-sensitive (default: true). */
+  caseSensitive?: boolean;
+  /** Max matching lines to return (default: config `max_results`, else 500). */
+  maxResults?: number;
+  /** Skip this many matching lines first (paging). */
+  offset?: number;
+  /** Skip files larger than this (default: config `max_file_size_kb`, else 1024). */
+  maxFileSizeKB?: number;
+  /** Return what was found within this many milliseconds, with `complete: false`. */
+  timeBudgetMs?: number;
+}
+
+/** One matching line of {@link grepContent}. */
+export interface GrepContentMatch {
+  /** Root-relative POSIX path. */
+  file: string;
+  absolutePath: string;
+  /** 1-based line number. */
+  line: number;
+  /** 1-based column (code points) of the line's first match. */
+  column: number;
+  /** The line (windowed when longer than `maxLineLength`). */
+  text: string;
+  /** The first match's text. */
+  match: string;
+  contextBefore: string[];
+  contextAfter: string[];
+  /** Present (true) when a line was cut to a window. */
+  textTruncated?: true;
+}
+
+/** The result of {@link grepContent}. */
+export interface GrepContentResult {
+  matches: GrepContentMatch[];
+  /** Matching lines in the searched files: exact past the cap. One entry per matching line. */
+  totalMatches: number;
+  filesWithMatches: number;
+  filesSearched: number;
+  truncated: boolean;
+  pattern: string;
+  /** Absolute path searched. */
+  path: string;
+  fileGlob: string | null;
+  skipped: SkipCounts;
+  complete: boolean;
+  reason?: 'timeBudget';
+}
+
+/** Regex search (seed 004): case-sensitive, context 2, 500 results, seed 004's exclusions and the project config. */
+export declare function grepContent(options: GrepContentOptions): Promise<GrepContentResult>;
+/** {@link grepContent} on the calling thread. */
+export declare function grepContentSync(options: Omit<GrepContentOptions, 'signal'>): GrepContentResult;
+
+/** Options of {@link globFiles} (seed 004's `glob_files`, camelCase). */
+export interface GlobFilesOptions extends Seed004ExcludeOptions {
+  /** Glob (picomatch meaning) matched against paths relative to `root` (`**\/*.py`, `src/**\/*.ts`). Required. */
+  pattern: string;
+  /** Directory to search, inside `cwd` (default: `cwd`). */
+  root?: string;
+  /** Max files to return (default: config `max_results`, else 500). */
+  maxResults?: number;
+  /** Skip this many files first (paging). */
+  offset?: number;
+  /** Include paths with a segment starting with `.` (default: false). */
+  includeHidden?: boolean;
+  cwd?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  threads?: number;
+}
+
+/** One file of {@link globFiles}. */
+export interface GlobFile {
+  /** Path relative to `root`. */
+  path: string;
+  absolutePath: string;
+  /** Size in bytes. */
+  size: number;
+  /** Last modification, ISO-8601 UTC (`Date#toISOString`). */
+  modified: string;
+}
+
+/** The result of {@link globFiles}. */
+export interface GlobFilesResult {
+  files: GlobFile[];
+  /** Files matched in all. */
+  total: number;
+  returned: number;
+  truncated: boolean;
+  /** Absolute directory searched. */
+  root: string;
+  pattern: string;
+}
+
+/** Files by glob (seed 004), in path order, seed 004's exclusions, `.gitignore`, hidden paths off. */
+export declare function globFiles(options: GlobFilesOptions): Promise<GlobFilesResult>;
+/** {@link globFiles} on the calling thread. */
+export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal'>): GlobFilesResult;

@@ -1,7 +1,7 @@
 'use strict';
 // smart-file-query: the public JS API. Types and docs: index.d.ts.
 
-const { checkRegExp, runValue, runValueSync } = require('./lib/native.js');
+const { checkRegExp, codedError, runValue, runValueSync } = require('./lib/native.js');
 
 function smartFileQuery(options, signal) {
   try {
@@ -9,7 +9,8 @@ function smartFileQuery(options, signal) {
   } catch (e) {
     return Promise.reject(e);
   }
-  return runValue('smartFileQuery', options, 'regex', signal);
+  const prepared = withSignal(options, signal);
+  return runValue('smartFileQuery', prepared.request, 'regex', prepared.signal);
 }
 
 function smartFileQuerySync(options) {
@@ -18,12 +19,58 @@ function smartFileQuerySync(options) {
 }
 
 function findFiles(options, signal) {
-  return runValue('findFiles', options, undefined, signal);
+  const prepared = withSignal(options, signal);
+  return runValue('findFiles', prepared.request, undefined, prepared.signal);
 }
 
 function findFilesSync(options) {
   return runValueSync('findFiles', options);
 }
+
+// The agent-server search APIs (seeds 002, 003, 004): one options object
+// each, with `signal` and `timeoutMs` in it; the Promise runs off the JS
+// thread, the …Sync twin on the calling thread.
+
+/** Options without `signal`, and the signal (an explicit argument wins). */
+function withSignal(options, signal) {
+  if (typeof options !== 'object' || options === null || Array.isArray(options) || !('signal' in options)) {
+    return { request: options, signal };
+  }
+  const { signal: inOptions, ...request } = options;
+  return { request, signal: signal ?? inOptions };
+}
+
+function asyncApi(kind, patternKey, prepare = (o) => o) {
+  return (...args) => {
+    let prepared;
+    try {
+      prepared = withSignal(prepare(...args), undefined);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return runValue(kind, prepared.request, patternKey, prepared.signal);
+  };
+}
+
+function syncApi(kind, patternKey, prepare = (o) => o) {
+  return (...args) => runValueSync(kind, prepare(...args), patternKey);
+}
+
+function searchCodeOptions(query, options) {
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw codedError('EINVALIDOPTION', 'searchCode: options must be an object');
+  }
+  return { ...options, query };
+}
+
+exports.searchCode = asyncApi('searchCode', 'query', searchCodeOptions);
+exports.searchCodeSync = syncApi('searchCode', 'query', searchCodeOptions);
+exports.grep = asyncApi('grep', 'pattern');
+exports.grepSync = syncApi('grep', 'pattern');
+exports.grepContent = asyncApi('grepContent', 'pattern');
+exports.grepContentSync = syncApi('grepContent', 'pattern');
+exports.globFiles = asyncApi('globFiles', undefined);
+exports.globFilesSync = syncApi('globFiles', undefined);
 
 exports.smartFileQuery = smartFileQuery;
 exports.smartFileQuerySync = smartFileQuerySync;

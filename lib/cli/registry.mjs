@@ -8,9 +8,10 @@
 // to SUBCOMMANDS. Without a subcommand word, lib/cli/query.mjs (seed 000) runs.
 
 import outline from './outline.mjs';
+import search from './search.mjs';
 
 /** Every subcommand, in the order the top-level --help lists them. */
-export const SUBCOMMANDS = [outline];
+export const SUBCOMMANDS = [search, outline];
 
 /** The subcommand named `word`, or undefined. */
 export function findSubcommand(word) {

@@ -1,0 +1,109 @@
+// `smart-file-query search QUERY [PATH] [...]`: searchCode (seed 003) from a
+// shell; the result object as JSON on stdout.
+
+import { UsageError, readFlags, splitGlobs } from '../args.mjs';
+import { flagMessage, lib, usageFailure } from './common.mjs';
+
+export const SEARCH_USAGE = `Usage: smart-file-query search QUERY [PATH] [options]
+
+Code search (searchCode): finds QUERY in the files under PATH (a file or a
+folder under the current directory; default: all of it), .gitignore, .git and
+node_modules excluded, files over 1024 KB skipped. Literal and smart case by
+default (case-insensitive unless QUERY has an upper-case letter). Prints
+{"query","matchCount","matches":[{"path","lineNumber","content"}],"truncated",...}
+as JSON: one entry per matching line; matchCount counts every matching line.
+
+  --regex                 read QUERY as a JavaScript regex
+  --case-sensitive        exact case
+  -i, --ignore-case       ignore case
+  --max-results <n>       matching lines returned (default 50)
+  --offset <n>            skip this many matching lines first (paging)
+  --ext <.ts,.tsx>        only these extensions; comma-separated, repeatable
+  --exclude <glob>        exclude paths (a name without / at any depth);
+                          comma-separated, repeatable
+  --max-line-length <n>   cut longer lines to a window around the match
+                          (default 500; 0: off)
+  -h, --help              print this help
+
+Exit status: 0 with a result (also when nothing matched), 1 for invalid
+input or an I/O error.
+`;
+
+const FLAGS = {
+  isRegex: '--regex',
+  caseSensitive: '--case-sensitive',
+  maxResults: '--max-results',
+  offset: '--offset',
+  includeExtensions: '--ext',
+  excludePatterns: '--exclude',
+  maxLineLength: '--max-line-length',
+  path: 'PATH',
+  query: 'QUERY',
+};
+
+function integer(flag, value) {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
+  return Number(value);
+}
+
+async function run(argv, io) {
+  const options = {};
+  let help = false;
+  let words;
+  try {
+    words = readFlags(
+      argv,
+      {
+        strings: ['max-results', 'offset', 'ext', 'exclude', 'max-line-length'],
+        booleans: ['regex', 'case-sensitive', 'ignore-case', 'help'],
+        shorts: { h: 'help', i: 'ignore-case' },
+        positionals: true,
+      },
+      (name, value) => {
+        switch (name) {
+          case 'help': help = help || value; break;
+          case 'regex': options.isRegex = value; break;
+          case 'case-sensitive': if (value) options.caseSensitive = true; break;
+          case 'ignore-case': if (value) options.caseSensitive = false; break;
+          case 'max-results': options.maxResults = integer('--max-results', value); break;
+          case 'offset': options.offset = integer('--offset', value); break;
+          case 'max-line-length': options.maxLineLength = integer('--max-line-length', value); break;
+          case 'ext': (options.includeExtensions ??= []).push(...value.split(',').map((s) => s.trim()).filter(Boolean)); break;
+          case 'exclude': (options.excludePatterns ??= []).push(...splitGlobs(value)); break;
+        }
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usageFailure(io, 'search', e.message, SEARCH_USAGE);
+  }
+  if (help) {
+    await io.stdout(SEARCH_USAGE);
+    return 0;
+  }
+  if (words.length < 1 || words.length > 2) {
+    return usageFailure(io, 'search', `expected QUERY and at most one PATH, got ${words.length} words`, SEARCH_USAGE);
+  }
+  const [query, path] = words;
+  if (path !== undefined) options.path = path;
+  const { searchCode } = lib('../index.js');
+  let result;
+  try {
+    result = await searchCode(query, options);
+  } catch (e) {
+    const usage = e.code === 'EINVALIDOPTION' || e.code === 'EINVALIDREGEX';
+    const message = flagMessage(e.message, FLAGS);
+    if (usage) return usageFailure(io, 'search', message, SEARCH_USAGE);
+    io.stderr(`smart-file-query search: ${message} (${e.code})\n`);
+    return 1;
+  }
+  await io.stdout(`${JSON.stringify(result)}\n`);
+  return 0;
+}
+
+export default {
+  name: 'search',
+  summary: 'Code search (searchCode): literal, smart case, one JSON result',
+  usage: SEARCH_USAGE,
+  run,
+};
