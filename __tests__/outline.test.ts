@@ -68,6 +68,17 @@ describe('behaviour', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('honours getOutline(path, signal), as smartFileQuery(options, signal) does', async () => {
+    const aborted = AbortSignal.abort();
+    await expect(getOutline('a.ts', aborted)).rejects.toMatchObject({ code: 'EABORTED' });
+    const process = process_cwd_guard(dir);
+    try {
+      expect((await getOutline('a.ts', new AbortController().signal)).items[0].name).toBe('Foo');
+    } finally {
+      process.restore();
+    }
+  });
+
   it('renders the token-efficient text with members indented', async () => {
     const r = await getOutline('a.ts', { cwd: dir });
     expect(formatOutline(r)).toBe(
@@ -148,3 +159,10 @@ describe('CLI: smart-file-query outline FILE', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+/** Runs with the process cwd set to `dir` (getOutline(path, signal) has no cwd option). */
+function process_cwd_guard(dir: string) {
+  const before = process.cwd();
+  process.chdir(dir);
+  return { restore: () => process.chdir(before) };
+}

@@ -199,3 +199,16 @@ describe('errors', () => {
     }
   });
 });
+
+describe('seed 003 usage', () => {
+  it('works with its methods destructured, as seed 003 uses them', async () => {
+    const { open, scrollDown, goto, getState, scrollUp } = createWindowViewer(100, { cwd: dir });
+    // Before open: a rejected promise with a code, never a synchronous TypeError.
+    await expect(scrollUp()).rejects.toMatchObject({ code: 'ENOTOPEN' });
+    expect((await open('long.txt')).viewportEnd).toBe(100);
+    expect((await scrollDown()).viewportStart).toBe(81);
+    expect((await goto(500)).viewportStart).toBe(450);
+    expect(getState()).toMatchObject({ currentFile: 'long.txt', windowSize: 100 });
+    expect(getState().currentLine).toBe(500);
+  });
+});

@@ -16,9 +16,16 @@ function withPath(api, path, options) {
   return { request: { ...rest, path }, signal };
 }
 
+function isAbortSignal(value) {
+  return typeof value === 'object' && value !== null && typeof value.aborted === 'boolean' &&
+    typeof value.addEventListener === 'function';
+}
+
 function getOutline(path, options) {
   let prepared;
   try {
+    // `getOutline(path, signal)` is honoured, as smartFileQuery(options, signal) is.
+    if (isAbortSignal(options)) options = { signal: options };
     prepared = withPath('getOutline', path, options);
   } catch (e) {
     return Promise.reject(e);
@@ -58,6 +65,10 @@ class WindowViewer {
     }
     this.#windowSize = windowSize;
     this.#cwd = options?.cwd;
+    // Seed 003 uses the methods destructured: `const { open, goto } = createWindowViewer()`.
+    for (const name of ['open', 'goto', 'scrollDown', 'scrollUp', 'getState']) {
+      Object.defineProperty(this, name, { value: WindowViewer.prototype[name].bind(this), enumerable: false });
+    }
   }
 
   // Operations run one at a time, in call order, so state stays consistent.
