@@ -323,6 +323,16 @@ export interface SearchOptions extends AgentSearchCommonOptions {
   excludePatterns?: string[];
   /** Return what was found within this many milliseconds, with `complete: false` and `reason: 'timeBudget'`. */
   timeBudgetMs?: number;
+  /** Label each match with its innermost outline item (`symbol`); only files with matches are parsed, and files no grammar covers get none. */
+  withSymbols?: boolean;
+}
+
+/** The innermost outline item (as {@link getOutline} gives it) holding a matching line. */
+export interface MatchSymbol {
+  name: string;
+  kind: OutlineKind;
+  /** First and last line, 1-based, inclusive. */
+  range: [number, number];
 }
 
 /** One matching line (seed 003's `SearchMatch`). */
@@ -335,6 +345,8 @@ export interface SearchMatch {
   content: string;
   /** Present (true) when `content` was cut to a window. */
   contentTruncated?: true;
+  /** With `withSymbols`: where the line sits (`Store.flush (lines 120-188)` as `{name: 'flush', kind: 'method', range: [120, 188]}`). */
+  symbol?: MatchSymbol;
 }
 
 /** The result of {@link searchCode} (seed 003's `SearchResult`, plus counts). */
@@ -355,6 +367,8 @@ export interface SearchResult {
   complete: boolean;
   /** Why `complete` is false. */
   reason?: 'timeBudget';
+  /** When nothing matched: how many matching lines the excluded or git-ignored files hold (`0 matches; 12 in files excluded by node_modules`), from a bounded extra look. */
+  hint?: string;
 }
 
 /**
@@ -437,6 +451,8 @@ export interface GrepContentOptions extends AgentSearchCommonOptions, Seed004Exc
   maxFileSizeKB?: number;
   /** Return what was found within this many milliseconds, with `complete: false`. */
   timeBudgetMs?: number;
+  /** Label each match with its innermost outline item (`symbol`). */
+  withSymbols?: boolean;
 }
 
 /** One matching line of {@link grepContent}. */
@@ -456,6 +472,8 @@ export interface GrepContentMatch {
   contextAfter: string[];
   /** Present (true) when a line was cut to a window. */
   textTruncated?: true;
+  /** With `withSymbols`: the innermost outline item holding the line. */
+  symbol?: MatchSymbol;
 }
 
 /** The result of {@link grepContent}. */
@@ -473,6 +491,8 @@ export interface GrepContentResult {
   skipped: SkipCounts;
   complete: boolean;
   reason?: 'timeBudget';
+  /** When nothing matched: what the excluded or git-ignored files hold. */
+  hint?: string;
 }
 
 /** Regex search (seed 004): case-sensitive, context 2, 500 results, seed 004's exclusions and the project config. */

@@ -21,7 +21,7 @@ use crate::discovery::{self, Candidate, DiscoveryProfile, glob_set};
 use crate::engine::{self, Collector, Flow, Outcome, Reader};
 use crate::error::{Error, Result};
 use crate::excludes::Excludes;
-use crate::lines::{FileLines, LineEntry, LineQuery, search_lines};
+use crate::lines::{FileLines, LineEntry, LineQuery, Symbol, search_lines};
 use crate::matcher::Matcher;
 use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::{resolve_inside, resolve_root};
@@ -81,6 +81,11 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
             "timeBudgetMs",
             Kind::Int(1, MAX_TIMEOUT_MS),
             "return what was found within this time, with complete: false",
+        ),
+        opt(
+            "withSymbols",
+            Kind::Bool,
+            "label each match with its innermost outline item (name, kind, range)",
         ),
         c[0],
         c[1],
@@ -145,6 +150,11 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
             "timeBudgetMs",
             Kind::Int(1, MAX_TIMEOUT_MS),
             "return what was found within this time, with complete: false",
+        ),
+        opt(
+            "withSymbols",
+            Kind::Bool,
+            "label each match with its innermost outline item (name, kind, range)",
         ),
         c[0],
         c[1],
@@ -270,6 +280,9 @@ struct LineScan {
     count_all: bool,
     threads: usize,
     time_budget: Option<Duration>,
+    with_symbols: bool,
+    /// Whether the result can carry a hint (grep's array cannot).
+    hint: bool,
 }
 
 /// What a line search found, before a profile shapes it.
@@ -282,7 +295,14 @@ struct Found {
     skipped: SkipCounts,
     /// `Some(reason)` when the scan stopped before the end.
     incomplete: Option<&'static str>,
+    /// When nothing matched, what the left-out files hold.
+    hint: Option<String>,
 }
+
+/// The most files a hint looks at.
+const HINT_FILES: usize = 20_000;
+/// The longest a hint looks.
+const HINT_TIME: Duration = Duration::from_secs(1);
 
 /// The merge of every line-search profile: keeps the entries of the page
 /// (`offset`, `maxResults`), counts the rest, honours the time budget.
@@ -341,11 +361,12 @@ impl LineScan {
             keep,
             count_all: self.count_all,
             max_line_length: self.max_line_length,
+            with_symbols: self.with_symbols,
         };
         let cancelled = || cancel.is_cancelled();
         let work = |c: &Candidate| match self.reader.read(c) {
             Err(reason) => Outcome::Skipped(reason),
-            Ok(text) => match search_lines(&text, &query, &cancelled) {
+            Ok(text) => match search_lines(&c.rel, &text, &query, &cancelled) {
                 Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
                 Ok(None) => Outcome::NoMatch,
                 Ok(Some(lines)) => Outcome::Matched(lines),
@@ -364,6 +385,7 @@ impl LineScan {
                 files_searched: 0,
                 skipped: SkipCounts::default(),
                 incomplete: None,
+                hint: None,
             },
         };
         match &self.base {
@@ -371,32 +393,117 @@ impl LineScan {
                 engine::run_over(std::slice::from_ref(c), 1, cancel, work, &mut collector)?
             }
             Base::Dir { abs, prefix } => {
-                let filter = self.excludes.filter(self.include.clone(), "excludePatterns")?;
-                let filter: Arc<dyn PathFilter> = if prefix.is_empty() {
-                    filter
-                } else {
-                    Arc::new(Prefixed { inner: filter, prefix: prefix.clone() })
-                };
-                let profile = DiscoveryProfile {
-                    prune_names: self.excludes.prune_names(),
-                    filter: Some(filter),
-                    dirs: false,
-                    hidden: true,
-                    threads: self.threads,
-                };
-                let (mut candidates, unreadable) = discovery::candidates(abs, &profile, cancel)?;
-                if !prefix.is_empty() {
-                    for c in &mut candidates {
-                        c.rel.insert_str(0, prefix);
-                    }
-                }
+                let (candidates, unreadable) = self.list(abs, prefix, cancel, true)?;
                 engine::run_over(&candidates, self.threads, cancel, work, &mut collector)?;
                 for u in unreadable {
                     collector.unreadable(u);
                 }
+                if self.hint && collector.found.total == 0 && collector.found.incomplete.is_none() {
+                    collector.found.hint = self.hint(abs, prefix, &candidates, cancel)?;
+                }
             }
         }
         Ok(collector.found)
+    }
+
+    /// The candidates under `abs` (root-relative paths): with the profile's
+    /// exclusions and `.gitignore`, or (`excluded: false`) without either.
+    fn list(
+        &self,
+        abs: &Path,
+        prefix: &str,
+        cancel: &Cancel,
+        excluded: bool,
+    ) -> Result<(Vec<Candidate>, Vec<discovery::Unreadable>)> {
+        let excludes = if excluded { self.excludes.clone() } else { Excludes::default() };
+        let filter = excludes.filter(self.include.clone(), "excludePatterns")?;
+        let filter: Arc<dyn PathFilter> = if prefix.is_empty() {
+            filter
+        } else {
+            Arc::new(Prefixed { inner: filter, prefix: prefix.to_string() })
+        };
+        let profile = DiscoveryProfile {
+            prune_names: excludes.prune_names(),
+            filter: Some(filter),
+            dirs: false,
+            hidden: true,
+            ignore_files: excluded,
+            threads: self.threads,
+        };
+        let (mut candidates, unreadable) = discovery::candidates(abs, &profile, cancel)?;
+        if !prefix.is_empty() {
+            for c in &mut candidates {
+                c.rel.insert_str(0, prefix);
+            }
+        }
+        Ok((candidates, unreadable))
+    }
+
+    /// When nothing matched: how many matching lines the files left out by
+    /// an exclusion or by `.gitignore` hold, by what left them out
+    /// (`0 matches; 12 in files excluded by node_modules`). A bounded look:
+    /// at most [`HINT_FILES`] files and [`HINT_TIME`].
+    fn hint(
+        &self,
+        abs: &Path,
+        prefix: &str,
+        searched: &[Candidate],
+        cancel: &Cancel,
+    ) -> Result<Option<String>> {
+        let started = Instant::now();
+        let searched: std::collections::HashSet<&str> =
+            searched.iter().map(|c| c.rel.as_str()).collect();
+        let (all, _) = self.list(abs, prefix, cancel, false)?;
+        let left_out: Vec<Candidate> = all
+            .into_iter()
+            .filter(|c| !searched.contains(c.rel.as_str()))
+            .take(HINT_FILES)
+            .collect();
+        if left_out.is_empty() {
+            return Ok(None);
+        }
+        let query = LineQuery {
+            matcher: &self.matcher,
+            context_lines: 0,
+            keep: 0,
+            count_all: true,
+            max_line_length: 0,
+            with_symbols: false,
+        };
+        let exclude_set = self.excludes.exclude_set("excludePatterns")?;
+        let prune = self.excludes.prune_names();
+        let mut by_reason: Vec<(String, u64)> = Vec::new();
+        let mut complete = true;
+        for c in &left_out {
+            if cancel.is_cancelled() || started.elapsed() > HINT_TIME {
+                complete = false;
+                break;
+            }
+            let Ok(text) = self.reader.read(c) else { continue };
+            let timed_out = || cancel.is_cancelled() || started.elapsed() > HINT_TIME;
+            let Ok(Some(lines)) = search_lines(&c.rel, &text, &query, &timed_out) else { continue };
+            let dirs: Vec<&str> = c.rel.split('/').collect();
+            let reason = match dirs[..dirs.len() - 1].iter().find(|d| prune.iter().any(|p| p == *d))
+            {
+                Some(name) => format!("excluded by {name}"),
+                None if exclude_set.as_ref().is_some_and(|e| e.is_match(&c.rel)) => {
+                    "excluded by the exclusion patterns".to_string()
+                }
+                None => "ignored by .gitignore".to_string(),
+            };
+            match by_reason.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, n)) => *n += lines.count,
+                None => by_reason.push((reason, lines.count)),
+            }
+        }
+        if by_reason.is_empty() {
+            return Ok(None);
+        }
+        by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let parts: Vec<String> =
+            by_reason.iter().map(|(r, n)| format!("{n} in files {r}")).collect();
+        let at_least = if complete && left_out.len() < HINT_FILES { "" } else { "at least " };
+        Ok(Some(format!("0 matches; {at_least}{}", parts.join(", "))))
     }
 
     fn truncated(&self, found: &Found) -> bool {
@@ -449,6 +556,9 @@ pub struct SearchResult {
     /// Why the result is incomplete.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+    /// When nothing matched: what the excluded or ignored files hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// One matching line (seed 003's `SearchMatch`).
@@ -464,6 +574,9 @@ pub struct SearchMatch {
     /// Present (true) when `content` was cut.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub content_truncated: bool,
+    /// With `withSymbols`: the innermost outline item holding the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<Symbol>,
 }
 
 fn extensions_glob(exts: &[String]) -> Result<Option<GlobSet>> {
@@ -513,6 +626,8 @@ pub fn search_code(
         count_all: true,
         threads: threads(raw)?,
         time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
+        with_symbols: bool_or(raw, "withSymbols", false)?,
+        hint: true,
     };
     let found = scan.run(cancel, started)?;
     let truncated = scan.truncated(&found);
@@ -527,6 +642,7 @@ pub fn search_code(
                 line_number: e.line_number,
                 content: e.content,
                 content_truncated: e.truncated,
+                symbol: e.symbol,
             })
             .collect(),
         truncated,
@@ -535,6 +651,7 @@ pub fn search_code(
         skipped: found.skipped,
         complete: found.incomplete.is_none(),
         reason: found.incomplete,
+        hint: found.hint,
     })
 }
 
@@ -589,6 +706,8 @@ pub fn grep(
         count_all: false,
         threads: threads(raw)?,
         time_budget: None,
+        with_symbols: false,
+        hint: false,
     };
     let found = scan.run(cancel, started)?;
     Ok(found
@@ -643,6 +762,9 @@ pub struct GrepContentResult {
     /// Why the result is incomplete.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+    /// When nothing matched: what the excluded or ignored files hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// One matching line of `grepContent`.
@@ -669,6 +791,9 @@ pub struct GrepContentMatch {
     /// Present (true) when a line was cut.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub text_truncated: bool,
+    /// With `withSymbols`: the innermost outline item holding the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<Symbol>,
 }
 
 /// The exclusions of a seed-004 profile: defaults (or not, with
@@ -742,6 +867,8 @@ pub fn grep_content(
         count_all: true,
         threads: threads(raw)?,
         time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
+        with_symbols: bool_or(raw, "withSymbols", false)?,
+        hint: true,
         root,
     };
     let found = scan.run(cancel, started)?;
@@ -759,6 +886,7 @@ pub fn grep_content(
             context_before: e.before,
             context_after: e.after,
             text_truncated: e.truncated,
+            symbol: e.symbol,
         })
         .collect();
     Ok(GrepContentResult {
@@ -773,5 +901,6 @@ pub fn grep_content(
         skipped: found.skipped,
         complete: found.incomplete.is_none(),
         reason: found.incomplete,
+        hint: found.hint,
     })
 }

@@ -43,6 +43,9 @@ pub struct DiscoveryProfile {
     /// Whether entries whose name starts with `.` are listed (all but
     /// `globFiles` without `includeHidden` list them).
     pub hidden: bool,
+    /// Whether `.gitignore` (and, outside git, `.ignore`) rules apply (only
+    /// a hint's look at what the rules left out turns them off).
+    pub ignore_files: bool,
     /// Worker threads.
     pub threads: usize,
 }
@@ -67,6 +70,7 @@ pub fn entries(
         .prune_dirs(profile.prune_names.iter().map(String::as_str))
         .dirs(profile.dirs)
         .hidden(profile.hidden)
+        .ignore_files(profile.ignore_files)
         .threads(profile.threads);
     if let Some(filter) = &profile.filter {
         builder = builder.filter(filter.clone());

@@ -83,6 +83,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         filter: Some(Arc::new(PatternFilter { globs: globs.clone(), prefix: prefix.clone() })),
         dirs: true,
         hidden: true,
+        ignore_files: true,
         threads,
     };
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;

@@ -105,6 +105,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         filter: Some(excludes.filter(Some(include), "excludePatterns")?),
         dirs: false,
         hidden: raw.bool("includeHidden")?.unwrap_or(false),
+        ignore_files: true,
         threads: raw
             .int("threads", 1, 256)?
             .map_or_else(crate::scan::default_threads, |t| t as usize),

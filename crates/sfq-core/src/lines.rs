@@ -19,6 +19,20 @@ pub struct LineQuery<'a> {
     pub count_all: bool,
     /// Lines longer than this many characters are cut to a window (0: never).
     pub max_line_length: usize,
+    /// Label each kept line with its innermost outline item.
+    pub with_symbols: bool,
+}
+
+/// The innermost outline item holding a line (`withSymbols`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Symbol {
+    /// The item's name (`Store.flush` is `flush` inside class `Store`: the
+    /// innermost item is given, its parents are not).
+    pub name: String,
+    /// What it is (`class`, `method`, `function`…).
+    pub kind: sfq_outline::ItemKind,
+    /// First and last line, 1-based, inclusive.
+    pub range: [usize; 2],
 }
 
 /// One matching line.
@@ -38,6 +52,8 @@ pub struct LineEntry {
     pub before: Vec<String>,
     /// Up to `context_lines` lines after.
     pub after: Vec<String>,
+    /// The innermost outline item holding the line (with `with_symbols`).
+    pub symbol: Option<Symbol>,
 }
 
 /// A file's matching lines.
@@ -51,6 +67,7 @@ pub struct FileLines {
 
 /// Searches `text` line by line; `Ok(None)` when nothing matched.
 pub fn search_lines(
+    path: &str,
     text: &FileText,
     q: &LineQuery<'_>,
     cancelled: &(dyn Fn() -> bool + Sync),
@@ -72,6 +89,14 @@ pub fn search_lines(
     if count == 0 {
         return Ok(None);
     }
+    let outline = match text {
+        FileText::Utf8(s) if q.with_symbols => {
+            let o = sfq_outline::outline(path, s, &sfq_outline::OutlineOptions::default());
+            // Files no grammar covers get no labels (a guess is worse than none).
+            (!o.approximate).then_some(o)
+        }
+        _ => None,
+    };
     let mut spans: Vec<Span> = Vec::new();
     let entries = hits
         .iter()
@@ -104,10 +129,21 @@ pub fn search_lines(
                 truncated,
                 before: before_lines,
                 after: after_lines,
+                symbol: outline.as_ref().and_then(|o| innermost(&o.items, hit.line + 1)),
             }
         })
         .collect();
     Ok(Some(FileLines { count, entries }))
+}
+
+/// The innermost item of `items` (or of their children) whose range holds `line`.
+fn innermost(items: &[sfq_outline::OutlineItem], line: usize) -> Option<Symbol> {
+    let item = items
+        .iter()
+        .filter(|i| i.kind != sfq_outline::ItemKind::Import)
+        .find(|i| i.range[0] <= line && line <= i.range[1])?;
+    innermost(&item.children, line)
+        .or_else(|| Some(Symbol { name: item.name.clone(), kind: item.kind, range: item.range }))
 }
 
 fn line_string(text: &FileText, span: Span) -> String {

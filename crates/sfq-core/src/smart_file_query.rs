@@ -375,6 +375,7 @@ fn scan_files<F: Send>(
         filter: Some(config.filter.clone()),
         dirs: false,
         hidden: true,
+        ignore_files: true,
         threads: config.threads,
     };
     let per_file = usize::try_from(config.max_matches).unwrap_or(usize::MAX).saturating_add(1);

@@ -1,0 +1,97 @@
+// What no peer says: the hint when nothing matched, where each hit sits
+// (withSymbols), and the explicit-file and force-include corners of the agent
+// searches, through the public JS API on generated git repositories.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { globFiles, grepContent, searchCode, searchCodeSync } from '../index.js';
+import { gitInit, makeTree } from './helpers/tree';
+
+let dir: string;
+beforeAll(() => {
+  dir = makeTree({
+    '.gitignore': 'logs/\n*.tmp\n',
+    'src/store.ts': [
+      'export class Store {',
+      '  private items: string[] = [];',
+      '  flush(): void {',
+      '    const pending = this.items;',
+      '    this.items = [];',
+      '  }',
+      '}',
+      '',
+      'export function helper(): number {',
+      '  return 1; // pending',
+      '}',
+      '',
+    ].join('\n'),
+    'src/notes.txt': 'pending work\n',
+    'src/app.py': 'class App:\n    def run(self):\n        return "go"\n',
+    'node_modules/lib/index.js': 'const onlyHere = 1;\nconst onlyHere2 = onlyHere;\n',
+    'node_modules/@company/ui/index.js': 'export const onlyHere = 3;\n',
+    'logs/today.log': 'onlyHere in a log\n',
+    'x.tmp': 'nothing\n',
+  });
+  gitInit(dir);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('hint when nothing matched', () => {
+  it('says how many matching lines the excluded and ignored files hold, by what left them out', async () => {
+    const r = await searchCode('onlyHere', { cwd: dir });
+    expect(r.matchCount).toBe(0);
+    expect(r.matches).toEqual([]);
+    expect(r.hint).toBe('0 matches; 3 in files excluded by node_modules, 1 in files ignored by .gitignore');
+    const g = await grepContent({ pattern: 'onlyHere', cwd: dir });
+    expect(g.hint).toBe('0 matches; 3 in files excluded by node_modules, 1 in files ignored by .gitignore');
+  });
+
+  it('is absent when something matched or nothing anywhere would', async () => {
+    expect((await searchCode('pending', { cwd: dir })).hint).toBeUndefined();
+    expect((await searchCode('absent-everywhere', { cwd: dir })).hint).toBeUndefined();
+  });
+
+  it('respects the file selection: files the extensions leave out are not counted', async () => {
+    const r = await searchCode('onlyHere', { cwd: dir, includeExtensions: ['.log'] });
+    expect(r.hint).toBe('0 matches; 1 in files ignored by .gitignore');
+  });
+});
+
+describe('withSymbols', () => {
+  it('labels each match with its innermost outline item', async () => {
+    const r = await searchCode('pending', { cwd: dir, withSymbols: true });
+    expect(r.matches.map((m) => [m.path, m.lineNumber, m.symbol])).toEqual([
+      ['src/notes.txt', 1, undefined],
+      ['src/store.ts', 4, { name: 'flush', kind: 'method', range: [3, 6] }],
+      ['src/store.ts', 10, { name: 'helper', kind: 'function', range: [9, 11] }],
+    ]);
+    const g = await grepContent({ pattern: 'return', cwd: dir, withSymbols: true, fileGlob: '*.py' });
+    expect(g.matches.map((m) => m.symbol)).toEqual([{ name: 'run', kind: 'method', range: [2, 3] }]);
+  });
+
+  it('is off by default', async () => {
+    const r = searchCodeSync('pending', { cwd: dir });
+    expect(r.matches.every((m) => !('symbol' in m))).toBe(true);
+  });
+});
+
+describe('explicit paths and force-includes', () => {
+  it('searches a file named explicitly even when an exclusion covers it', async () => {
+    const r = await searchCode('onlyHere', { cwd: dir, path: 'node_modules/lib/index.js' });
+    expect(r.matches.map((m) => [m.path, m.lineNumber])).toEqual([
+      ['node_modules/lib/index.js', 1],
+      ['node_modules/lib/index.js', 2],
+    ]);
+  });
+
+  it('force-includes node_modules/@company and nothing else of node_modules', async () => {
+    const g = await grepContent({ pattern: 'onlyHere', cwd: dir, includePatterns: ['node_modules/@company'] });
+    expect(g.matches.map((m) => m.file)).toEqual(['node_modules/@company/ui/index.js']);
+    const f = await globFiles({ pattern: '**/*.js', cwd: dir, includePatterns: ['node_modules/@company'] });
+    expect(f.files.map((x) => x.path)).toEqual(['node_modules/@company/ui/index.js']);
+  });
+
+  it('force-includes through .gitignore', async () => {
+    const g = await grepContent({ pattern: 'onlyHere', cwd: dir, includePatterns: ['logs'] });
+    expect(g.matches.map((m) => m.file)).toEqual(['logs/today.log']);
+  });
+});
