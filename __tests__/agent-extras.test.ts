@@ -83,6 +83,20 @@ describe('explicit paths and force-includes', () => {
     ]);
   });
 
+  it('searches a folder named explicitly even when an exclusion covers it', async () => {
+    const r = await searchCode('onlyHere', { cwd: dir, path: 'node_modules/lib' });
+    expect(r.matches.map((m) => [m.path, m.lineNumber])).toEqual([
+      ['node_modules/lib/index.js', 1],
+      ['node_modules/lib/index.js', 2],
+    ]);
+    const g = await grepContent({ pattern: 'onlyHere', cwd: dir, path: 'node_modules' });
+    expect(g.matches.map((m) => [m.file, m.line])).toEqual([
+      ['node_modules/@company/ui/index.js', 1],
+      ['node_modules/lib/index.js', 1],
+      ['node_modules/lib/index.js', 2],
+    ]);
+  });
+
   it('force-includes node_modules/@company and nothing else of node_modules', async () => {
     const g = await grepContent({ pattern: 'onlyHere', cwd: dir, includePatterns: ['node_modules/@company'] });
     expect(g.matches.map((m) => m.file)).toEqual(['node_modules/@company/ui/index.js']);

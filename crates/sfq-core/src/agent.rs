@@ -14,14 +14,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use sfq_walk::discovery::PathFilter;
-use sfq_walk::glob::{GlobFilter, GlobSet};
+use sfq_walk::glob::GlobSet;
 
 use crate::cancel::Cancel;
 use crate::discovery::{self, Candidate, DiscoveryProfile, glob_set};
 use crate::engine::{self, Collector, Flow, Outcome, Reader};
 use crate::error::{Error, Result};
 use crate::excludes::Excludes;
-use crate::lines::{FileLines, LineEntry, LineQuery, Symbol, search_lines};
+use crate::lines::{FileLines, LineEntry, LineQuery, Symbol, label, search_lines};
 use crate::matcher::Matcher;
 use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::{resolve_inside, resolve_root};
@@ -240,7 +240,7 @@ fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
 
 /// A filter over paths relative to a subfolder, stated for root-relative ones.
 struct Prefixed {
-    inner: Arc<GlobFilter>,
+    inner: Arc<dyn PathFilter>,
     prefix: String,
 }
 
@@ -300,9 +300,11 @@ struct Found {
 }
 
 /// The most files a hint looks at.
-const HINT_FILES: usize = 20_000;
+const HINT_FILES: usize = 5_000;
 /// The longest a hint looks.
 const HINT_TIME: Duration = Duration::from_secs(1);
+/// The shortest time a hint is given.
+const HINT_MIN_TIME: Duration = Duration::from_millis(20);
 
 /// The merge of every line-search profile: keeps the entries of the page
 /// (`offset`, `maxResults`), counts the rest, honours the time budget.
@@ -361,12 +363,11 @@ impl LineScan {
             keep,
             count_all: self.count_all,
             max_line_length: self.max_line_length,
-            with_symbols: self.with_symbols,
         };
         let cancelled = || cancel.is_cancelled();
         let work = |c: &Candidate| match self.reader.read(c) {
             Err(reason) => Outcome::Skipped(reason),
-            Ok(text) => match search_lines(&c.rel, &text, &query, &cancelled) {
+            Ok(text) => match search_lines(&text, &query, &cancelled) {
                 Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
                 Ok(None) => Outcome::NoMatch,
                 Ok(Some(lines)) => Outcome::Matched(lines),
@@ -399,11 +400,37 @@ impl LineScan {
                     collector.unreadable(u);
                 }
                 if self.hint && collector.found.total == 0 && collector.found.incomplete.is_none() {
-                    collector.found.hint = self.hint(abs, prefix, &candidates, cancel)?;
+                    // The extra look costs at most a tenth of the search's own
+                    // time (at least 20 ms, at most 1 s).
+                    let limit = (started.elapsed() / 10).clamp(HINT_MIN_TIME, HINT_TIME);
+                    collector.found.hint =
+                        self.hint(abs, prefix, &candidates, &cancel.bounded(limit), cancel)?;
                 }
             }
         }
+        if self.with_symbols {
+            self.label(&mut collector.found.entries, cancel)?;
+        }
         Ok(collector.found)
+    }
+
+    /// `withSymbols`: only the files whose lines are returned are parsed,
+    /// after the scan.
+    fn label(&self, entries: &mut [(Arc<str>, LineEntry)], cancel: &Cancel) -> Result<()> {
+        let mut i = 0;
+        while i < entries.len() {
+            cancel.check()?;
+            let path = entries[i].0.clone();
+            let end = i + entries[i..].iter().take_while(|(p, _)| *p == path).count();
+            let abs = self.root.join(&*path);
+            let size = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
+            let cand = Candidate { rel: path.to_string(), abs, size, missing: None };
+            if let Ok(text) = self.reader.read(&cand) {
+                label(&path, &text, entries[i..end].iter_mut().map(|(_, e)| e));
+            }
+            i = end;
+        }
+        Ok(())
     }
 
     /// The candidates under `abs` (root-relative paths): with the profile's
@@ -415,7 +442,19 @@ impl LineScan {
         cancel: &Cancel,
         excluded: bool,
     ) -> Result<(Vec<Candidate>, Vec<discovery::Unreadable>)> {
-        let excludes = if excluded { self.excludes.clone() } else { Excludes::default() };
+        let mut excludes = if excluded { self.excludes.clone() } else { Excludes::default() };
+        let base = prefix.trim_end_matches('/');
+        if excluded && !base.is_empty() {
+            // A folder named explicitly is searched even when an exclusion
+            // covers it (as rg searches a path it is given): `path:
+            // 'node_modules/react'` looks inside.
+            let prune = excludes.prune_names();
+            let pruned = base.split('/').any(|d| prune.iter().any(|p| p == d));
+            let set = excludes.exclude_set("excludePatterns")?;
+            if pruned || set.is_some_and(|s| s.is_match(base) || s.is_match(&format!("{base}/x"))) {
+                excludes = excludes.with_force(&[base]);
+            }
+        }
         let filter = excludes.filter(self.include.clone(), "excludePatterns")?;
         let filter: Arc<dyn PathFilter> = if prefix.is_empty() {
             filter
@@ -442,18 +481,26 @@ impl LineScan {
     /// When nothing matched: how many matching lines the files left out by
     /// an exclusion or by `.gitignore` hold, by what left them out
     /// (`0 matches; 12 in files excluded by node_modules`). A bounded look:
-    /// at most [`HINT_FILES`] files and [`HINT_TIME`].
+    /// at most [`HINT_FILES`] files and a tenth of the search's time.
     fn hint(
         &self,
         abs: &Path,
         prefix: &str,
         searched: &[Candidate],
+        bounded: &Cancel,
         cancel: &Cancel,
     ) -> Result<Option<String>> {
-        let started = Instant::now();
         let searched: std::collections::HashSet<&str> =
             searched.iter().map(|c| c.rel.as_str()).collect();
-        let (all, _) = self.list(abs, prefix, cancel, false)?;
+        let all = match self.list(abs, prefix, bounded, false) {
+            Ok((all, _)) => all,
+            // Out of time for the look (an abort or timeout of the call
+            // itself is reported as such).
+            Err(_) => {
+                cancel.check()?;
+                return Ok(None);
+            }
+        };
         let left_out: Vec<Candidate> = all
             .into_iter()
             .filter(|c| !searched.contains(c.rel.as_str()))
@@ -468,25 +515,24 @@ impl LineScan {
             keep: 0,
             count_all: true,
             max_line_length: 0,
-            with_symbols: false,
         };
         let exclude_set = self.excludes.exclude_set("excludePatterns")?;
         let prune = self.excludes.prune_names();
         let mut by_reason: Vec<(String, u64)> = Vec::new();
         let mut complete = true;
         for c in &left_out {
-            if cancel.is_cancelled() || started.elapsed() > HINT_TIME {
+            if bounded.is_cancelled() {
                 complete = false;
                 break;
             }
             let Ok(text) = self.reader.read(c) else { continue };
-            let timed_out = || cancel.is_cancelled() || started.elapsed() > HINT_TIME;
-            let Ok(Some(lines)) = search_lines(&c.rel, &text, &query, &timed_out) else { continue };
+            let timed_out = || bounded.is_cancelled();
+            let Ok(Some(lines)) = search_lines(&text, &query, &timed_out) else { continue };
             let dirs: Vec<&str> = c.rel.split('/').collect();
             let reason = match dirs[..dirs.len() - 1].iter().find(|d| prune.iter().any(|p| p == *d))
             {
                 Some(name) => format!("excluded by {name}"),
-                None if exclude_set.as_ref().is_some_and(|e| e.is_match(&c.rel)) => {
+                None if self.excludes.excludes(&c.rel, exclude_set.as_ref()) => {
                     "excluded by the exclusion patterns".to_string()
                 }
                 None => "ignored by .gitignore".to_string(),

@@ -37,6 +37,18 @@ impl Cancel {
         self
     }
 
+    /// This cancellation, also cancelled once `limit` has passed from now
+    /// (for bounded extra work inside a call).
+    pub fn bounded(&self, limit: Duration) -> Cancel {
+        let mut c = self.clone();
+        let at = Instant::now() + limit;
+        if c.deadline.is_none_or(|d| at < d) {
+            c.deadline = Some(at);
+            c.timeout_ms = limit.as_millis() as u64;
+        }
+        c
+    }
+
     /// The abort flag itself (for engines that poll an `AtomicBool`).
     pub fn flag(&self) -> &AtomicBool {
         &self.aborted

@@ -5,6 +5,9 @@
 
 use std::sync::Arc;
 
+use std::collections::HashSet;
+
+use sfq_walk::discovery::PathFilter;
 use sfq_walk::glob::{GlobFilter, GlobSet};
 
 use crate::discovery::glob_set;
@@ -13,6 +16,10 @@ use crate::error::Result;
 /// A profile's exclusions.
 #[derive(Debug, Clone, Default)]
 pub struct Excludes {
+    /// Names excluded at any depth, file or directory (`vendor`): checked
+    /// by name, not by glob, so a long default list costs a hash lookup per
+    /// path component.
+    pub names: Vec<String>,
     /// The globs matched against root-relative paths (picomatch, `dot`).
     pub globs: Vec<String>,
     /// Globs of paths kept even when excluded or ignored by `.gitignore`.
@@ -22,7 +29,11 @@ pub struct Excludes {
 impl Excludes {
     /// Exclusions written as globs (seed 000's `ignore`).
     pub fn from_globs<S: AsRef<str>>(globs: &[S]) -> Excludes {
-        Excludes { globs: globs.iter().map(|g| g.as_ref().to_string()).collect(), force: vec![] }
+        Excludes {
+            names: vec![],
+            globs: globs.iter().map(|g| g.as_ref().to_string()).collect(),
+            force: vec![],
+        }
     }
 
     /// Exclusions written as entries (seeds 001, 002, 004): a name without
@@ -30,7 +41,9 @@ impl Excludes {
     /// file; an entry with `/` is matched from the root (`docs/gen`), and a
     /// directory it names is dropped whole.
     pub fn from_entries<S: AsRef<str>>(entries: &[S]) -> Excludes {
-        Excludes { globs: entries.iter().flat_map(|e| expand(e.as_ref())).collect(), force: vec![] }
+        let mut x = Excludes::default();
+        x.extend_entries(entries);
+        x
     }
 
     /// Adds entries (same reading as [`Excludes::from_entries`]) whose paths
@@ -42,7 +55,12 @@ impl Excludes {
 
     /// Appends more exclusions written as entries.
     pub fn extend_entries<S: AsRef<str>>(&mut self, entries: &[S]) {
-        self.globs.extend(entries.iter().flat_map(|e| expand(e.as_ref())));
+        for e in entries {
+            match plain_name(e.as_ref()) {
+                Some(name) => self.names.push(name),
+                None => self.globs.extend(expand(e.as_ref())),
+            }
+        }
     }
 
     /// Directory names the walk never enters: those excluded at any depth
@@ -58,6 +76,7 @@ impl Excludes {
                         '/', '*', '?', '[', ']', '{', '}', '(', ')', '!', '+', '@', '\\',
                     ])
             })
+            .chain(self.names.iter().cloned())
             .collect();
         names.sort();
         names.dedup();
@@ -75,14 +94,66 @@ impl Excludes {
 
     /// The walk filter: `include` (if any) minus the exclusions, force
     /// includes winning.
-    pub fn filter(&self, include: Option<GlobSet>, option: &str) -> Result<Arc<GlobFilter>> {
+    pub fn filter(&self, include: Option<GlobSet>, option: &str) -> Result<Arc<dyn PathFilter>> {
         let force = if self.force.is_empty() {
             None
         } else {
             Some(glob_set("includePatterns", &self.force, true, false)?)
         };
-        Ok(Arc::new(GlobFilter::new(include, self.exclude_set(option)?, force, true)))
+        let globs = Arc::new(GlobFilter::new(include, self.exclude_set(option)?, force, true));
+        if self.names.is_empty() {
+            return Ok(globs);
+        }
+        Ok(Arc::new(NameFilter { names: self.names.iter().cloned().collect(), globs }))
     }
+
+    /// Whether `path` (root-relative) is excluded by a name or a glob.
+    pub fn excludes(&self, path: &str, set: Option<&GlobSet>) -> bool {
+        path.split('/').any(|c| self.names.iter().any(|n| n == c))
+            || set.is_some_and(|s| s.is_match(path))
+    }
+}
+
+/// Excluded names checked by name, in front of the glob filter.
+struct NameFilter {
+    names: HashSet<String>,
+    globs: Arc<GlobFilter>,
+}
+
+impl NameFilter {
+    fn named(&self, path: &str) -> bool {
+        path.split('/').any(|c| self.names.contains(c))
+    }
+}
+
+impl PathFilter for NameFilter {
+    fn skip_dir(&self, path: &str) -> bool {
+        if self.named(path) && !self.globs.force_dir(path) {
+            return true;
+        }
+        self.globs.skip_dir(path)
+    }
+    fn keep_file(&self, path: &str) -> bool {
+        if self.named(path) {
+            return self.globs.force_file(path) && self.globs.keep_file(path);
+        }
+        self.globs.keep_file(path)
+    }
+    fn force_dir(&self, path: &str) -> bool {
+        self.globs.force_dir(path)
+    }
+    fn force_file(&self, path: &str) -> bool {
+        self.globs.force_file(path)
+    }
+}
+
+/// The name an entry stands for when it is a plain name (no `/`, no glob
+/// syntax): `vendor`, `.git`, `__pycache__`.
+fn plain_name(entry: &str) -> Option<String> {
+    let e = entry.trim().trim_end_matches('/');
+    let special =
+        ['/', '\\', '*', '?', '[', ']', '{', '}', '(', ')', '!', '+', '@', '|', '"', '$', '^', ','];
+    (!e.is_empty() && !e.contains(special) && e != "." && e != "..").then(|| e.to_string())
 }
 
 /// The globs an entry stands for.
@@ -109,25 +180,23 @@ mod tests {
             Excludes::from_globs(&[".git/**", "**/node_modules/**", "**/.turbo/**", "**/*.x/**"]);
         assert_eq!(x.prune_names(), vec![".turbo", "node_modules"]);
         let y = Excludes::from_entries(&["vendor", "*.min.js", "docs/gen/", ""]);
-        assert_eq!(
-            y.globs,
-            vec![
-                "**/vendor",
-                "**/vendor/**",
-                "**/*.min.js",
-                "**/*.min.js/**",
-                "docs/gen",
-                "docs/gen/**"
-            ]
-        );
+        assert_eq!(y.names, vec!["vendor"]);
+        assert_eq!(y.globs, vec!["**/*.min.js", "**/*.min.js/**", "docs/gen", "docs/gen/**"]);
         assert_eq!(y.prune_names(), vec!["vendor"]);
+        let f = y.filter(None, "exclude").unwrap();
+        assert!(!f.keep_file("a/vendor/x.js"));
+        assert!(!f.keep_file("vendor"));
+        assert!(!f.keep_file("a/b.min.js"));
+        assert!(!f.keep_file("docs/gen/a.md"));
+        assert!(f.keep_file("docs/a.md"));
+        assert!(f.keep_file("vendors/a.js"));
+        assert!(f.skip_dir("x/vendor"));
     }
 
     #[test]
     fn force_includes_win() {
         let x = Excludes::from_entries(&["node_modules"]).with_force(&["node_modules/@co"]);
         let f = x.filter(None, "exclude").unwrap();
-        use sfq_walk::discovery::PathFilter;
         assert!(f.keep_file("node_modules/@co/a.js"));
         assert!(!f.keep_file("node_modules/x/a.js"));
         assert!(f.force_dir("node_modules"));

@@ -140,7 +140,12 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
 /// A time as JavaScript's `Date#toISOString` writes it.
 pub fn iso8601(t: SystemTime) -> String {
     let (secs, millis) = match t.duration_since(UNIX_EPOCH) {
-        Ok(d) => (d.as_secs() as i64, d.subsec_millis()),
+        // Node's `Stats#mtime` is `new Date(Math.round(mtimeMs))`: rounded
+        // to the nearest millisecond, not truncated.
+        Ok(d) => {
+            let ms = (d.as_nanos() + 500_000) / 1_000_000;
+            ((ms / 1000) as i64, (ms % 1000) as u32)
+        }
         Err(e) => {
             let d = e.duration();
             let ms = d.as_millis() as i64;
@@ -177,6 +182,11 @@ mod tests {
         let t = UNIX_EPOCH + Duration::from_millis(1_736_937_000_123);
         assert_eq!(iso8601(t), "2025-01-15T10:30:00.123Z");
         assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        // Rounded as Node rounds mtimeMs (a kernel time of .5999999 s is .600).
+        let t = UNIX_EPOCH + Duration::from_nanos(1_641_092_645_599_999_999);
+        assert_eq!(iso8601(t), "2022-01-02T03:04:05.600Z");
+        let t = UNIX_EPOCH + Duration::from_nanos(1_999_999_999_999_600_000);
+        assert_eq!(iso8601(t), "2033-05-18T03:33:20.000Z");
         let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
         assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
     }

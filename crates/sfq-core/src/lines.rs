@@ -19,8 +19,6 @@ pub struct LineQuery<'a> {
     pub count_all: bool,
     /// Lines longer than this many characters are cut to a window (0: never).
     pub max_line_length: usize,
-    /// Label each kept line with its innermost outline item.
-    pub with_symbols: bool,
 }
 
 /// The innermost outline item holding a line (`withSymbols`).
@@ -52,7 +50,7 @@ pub struct LineEntry {
     pub before: Vec<String>,
     /// Up to `context_lines` lines after.
     pub after: Vec<String>,
-    /// The innermost outline item holding the line (with `with_symbols`).
+    /// The innermost outline item holding the line (see [`label`]).
     pub symbol: Option<Symbol>,
 }
 
@@ -67,7 +65,6 @@ pub struct FileLines {
 
 /// Searches `text` line by line; `Ok(None)` when nothing matched.
 pub fn search_lines(
-    path: &str,
     text: &FileText,
     q: &LineQuery<'_>,
     cancelled: &(dyn Fn() -> bool + Sync),
@@ -89,14 +86,6 @@ pub fn search_lines(
     if count == 0 {
         return Ok(None);
     }
-    let outline = match text {
-        FileText::Utf8(s) if q.with_symbols => {
-            let o = sfq_outline::outline(path, s, &sfq_outline::OutlineOptions::default());
-            // Files no grammar covers get no labels (a guess is worse than none).
-            (!o.approximate).then_some(o)
-        }
-        _ => None,
-    };
     let mut spans: Vec<Span> = Vec::new();
     let entries = hits
         .iter()
@@ -129,11 +118,25 @@ pub fn search_lines(
                 truncated,
                 before: before_lines,
                 after: after_lines,
-                symbol: outline.as_ref().and_then(|o| innermost(&o.items, hit.line + 1)),
+                symbol: None,
             }
         })
         .collect();
     Ok(Some(FileLines { count, entries }))
+}
+
+/// Labels `entries` (lines of the file at `path` whose text is `text`) with
+/// their innermost outline items. Files no grammar covers get no labels (a
+/// guess is worse than none).
+pub fn label<'e>(path: &str, text: &FileText, entries: impl Iterator<Item = &'e mut LineEntry>) {
+    let FileText::Utf8(s) = text else { return };
+    let outline = sfq_outline::outline(path, s, &sfq_outline::OutlineOptions::default());
+    if outline.approximate {
+        return;
+    }
+    for e in entries {
+        e.symbol = innermost(&outline.items, e.line_number);
+    }
 }
 
 /// The innermost item of `items` (or of their children) whose range holds `line`.

@@ -61,6 +61,16 @@ pub const MAX_THREADS: u64 = 256;
 /// Largest `timeoutMs` (about 24 days, the largest a JS timer takes).
 pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
 
+/// The walk filter of a query (opaque in `Debug` output).
+#[derive(Clone)]
+struct WalkFilter(Arc<dyn sfq_walk::discovery::PathFilter>);
+
+impl std::fmt::Debug for WalkFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WalkFilter")
+    }
+}
+
 /// Validated `smartFileQuery` options.
 #[derive(Debug)]
 pub struct SfqConfig {
@@ -93,7 +103,7 @@ pub struct SfqConfig {
     /// `timeoutMs`, if given.
     pub timeout_ms: Option<u64>,
     excludes: Excludes,
-    filter: Arc<sfq_walk::glob::GlobFilter>,
+    filter: WalkFilter,
 }
 
 fn non_empty(list: Option<Vec<String>>) -> Vec<String> {
@@ -130,7 +140,8 @@ impl SfqConfig {
         let mut ignore: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
         ignore.extend(non_empty(raw.string_list("ignore")?));
         let excludes = Excludes::from_globs(&ignore);
-        let filter = excludes.filter(Some(glob_set("glob", &glob, true, false)?), "ignore")?;
+        let filter =
+            WalkFilter(excludes.filter(Some(glob_set("glob", &glob, true, false)?), "ignore")?);
         let encoding = match raw.string("encoding")? {
             Some(e) => Encoding::parse(&e)?,
             None => Encoding::Utf8,
@@ -372,7 +383,7 @@ fn scan_files<F: Send>(
 ) -> Result<Scanned<F>> {
     let profile = DiscoveryProfile {
         prune_names: config.excludes.prune_names(),
-        filter: Some(config.filter.clone()),
+        filter: Some(config.filter.0.clone()),
         dirs: false,
         hidden: true,
         ignore_files: true,
