@@ -7,11 +7,12 @@
 // io.stdout so that a closed stdout stops it), then import it below and add it
 // to SUBCOMMANDS. Without a subcommand word, lib/cli/query.mjs (seed 000) runs.
 
+import mcp from './mcp.mjs';
 import outline from './outline.mjs';
 import search from './search.mjs';
 
 /** Every subcommand, in the order the top-level --help lists them. */
-export const SUBCOMMANDS = [search, outline];
+export const SUBCOMMANDS = [search, outline, mcp];
 
 /** The subcommand named `word`, or undefined. */
 export function findSubcommand(word) {

@@ -1,0 +1,95 @@
+// `smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]`:
+// the MCP server over stdio (lib/mcp/server.mjs). Stdout carries the protocol
+// and nothing else; diagnostics go to stderr; closing stdin ends the server
+// and its background searches.
+
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError, readFlags } from '../args.mjs';
+import { DEFAULT_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from '../mcp/budget.mjs';
+import { usageFailure } from './common.mjs';
+
+export const MCP_USAGE = `Usage: smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]
+
+Serves the package's tools to an MCP client (Claude Code, Claude Desktop,
+Cursor...) over stdio: smart_file_query, search_code, view_outline,
+scroll_file, grep, find_files, glob_files, grep_content, and task_status,
+task_result, task_cancel for searches that went on in the background. All are
+read-only; every path stays inside the root. Register it in a client as the
+command "npx smart-file-query mcp".
+
+  --root <dir>              the directory served (default: the current one)
+  --timeout-seconds <n>     how long glob_files, grep_content and search_code
+                            wait before a search goes on in the background
+                            (default: timeout_seconds of the project file
+                            .smart-file-query.json, else 30; 0: at once)
+  --max-result-chars <n>    the most characters a tool answer has; a larger
+                            answer is shrunk to its first hits with counts
+                            (default ${DEFAULT_MAX_RESULT_CHARS}, at least ${MIN_MAX_RESULT_CHARS})
+  -h, --help                print this help
+
+Stdout carries only the protocol; diagnostics go to stderr. The server ends
+when its stdin closes.
+`;
+
+function number(flag, value, { min, max, integer }) {
+  const ok = integer ? /^\d+$/.test(value) : /^\d+(\.\d+)?$/.test(value);
+  const n = Number(value);
+  if (!ok || n < min || n > max) {
+    throw new UsageError(`${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}
+
+async function run(argv, io) {
+  let help = false;
+  let root = process.cwd();
+  let timeoutSeconds;
+  let maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+  try {
+    readFlags(
+      argv,
+      { strings: ['root', 'timeout-seconds', 'max-result-chars'], booleans: ['help'], shorts: { h: 'help' } },
+      (name, value) => {
+        switch (name) {
+          case 'help': help = help || value; break;
+          case 'root': root = resolve(value); break;
+          case 'timeout-seconds': timeoutSeconds = number('--timeout-seconds', value, { min: 0, max: 86400 }); break;
+          case 'max-result-chars':
+            maxResultChars = number('--max-result-chars', value, { min: MIN_MAX_RESULT_CHARS, max: 100000000, integer: true });
+            break;
+        }
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usageFailure(io, 'mcp', e.message, MCP_USAGE);
+  }
+  if (help) {
+    await io.stdout(MCP_USAGE);
+    return 0;
+  }
+  let stat;
+  try {
+    stat = statSync(root);
+  } catch (e) {
+    return usageFailure(io, 'mcp', `--root: cannot use '${root}': ${e.code ?? e.message}`, MCP_USAGE);
+  }
+  if (!stat.isDirectory()) return usageFailure(io, 'mcp', `--root: '${root}' is not a directory`, MCP_USAGE);
+
+  // Stdout is the protocol's: anything logged goes to stderr instead.
+  for (const method of ['log', 'info', 'debug']) console[method] = (...args) => console.error(...args);
+
+  const { serveStdio } = await import('../mcp/server.mjs');
+  const code = await serveStdio({ root, timeoutSeconds, maxResultChars, stderr: io.stderr });
+  // Searches cancelled at shutdown stop at their next check; do not wait longer.
+  setTimeout(() => process.exit(code), 1000).unref();
+  return code;
+}
+
+export default {
+  name: 'mcp',
+  summary: 'Serve every tool to an MCP client over stdio (read-only, rooted at the cwd)',
+  usage: MCP_USAGE,
+  run,
+};

@@ -1,0 +1,652 @@
+// The MCP tools: one entry each, a thin adapter over the public JS API
+// (index.js). Adding a tool (for example seed 001's survey, scout, sample,
+// show once the API has them) is one more entry in TOOLS:
+//
+//   {
+//     name, description, inputSchema,   // the MCP tool definition
+//     outputSchema?,                    // then the answer is also structuredContent
+//     background?: true,                // waits up to timeout_seconds, then a task
+//     argumentNames?: { apiOption: 'argument' },  // to speak of arguments in API errors
+//     pathArgument?, patternArgument?,  // which argument a path / pattern error is about
+//     run(args, ctx, signal) → value,   // ctx: { api, root, viewer }
+//     fit(value, args, budget) → value, // under the character budget (lib/mcp/budget.mjs)
+//     text?(value, args, budget) → string,  // a text answer instead of JSON
+//   }
+//
+// The schemas of view_outline, search_code, scroll_file (seed 003), grep and
+// find_files (seed 002) are the seeds' definitions word for word; properties
+// after the seed's own are extensions the API offers (paging, filters).
+
+import { posix, relative, resolve, sep } from 'node:path';
+import { clampStrings, fitKeyedList, fitList, fitText, jsonSize } from './budget.mjs';
+
+// ---------------------------------------------------------------------------
+// Shared schema pieces
+
+const STRINGS = { type: 'array', items: { type: 'string' } };
+const SKIP_COUNTS = {
+  type: 'object',
+  description: 'Files not searched, by reason',
+  properties: {
+    binary: { type: 'integer' },
+    too_large: { type: 'integer' },
+    unreadable: { type: 'integer' },
+    budget: { type: 'integer' },
+  },
+};
+const SKIP_COUNTS_CAMEL = {
+  ...SKIP_COUNTS,
+  properties: {
+    binary: { type: 'integer' },
+    tooLarge: { type: 'integer' },
+    unreadable: { type: 'integer' },
+    budget: { type: 'integer' },
+  },
+};
+
+/** The answer of a search that went on in the background. */
+const RUNNING = {
+  status: { type: 'string', enum: ['running'], description: 'Only when the search went on in the background' },
+  task_id: { type: 'string', description: 'The background task: follow it with task_status / task_result / task_cancel' },
+  tool: { type: 'string' },
+  elapsed_seconds: { type: 'number' },
+  message: { type: 'string' },
+};
+const RUNNING_REQUIRED = { required: ['status', 'task_id'] };
+
+/** Set when the answer was over the character budget and shrunk. */
+const SHRUNK = {
+  type: 'object',
+  description: 'Present when the answer was over the character budget: what was kept, counts and how to narrow',
+  properties: {
+    max_result_chars: { type: 'integer' },
+    shown: { type: 'integer', description: 'Hits kept' },
+    of: { type: 'integer', description: 'Hits the full answer had' },
+    by_directory: { type: 'object', additionalProperties: { type: 'integer' } },
+    by_file: { type: 'object', additionalProperties: { type: 'integer' } },
+    more_directories: { type: 'integer' },
+    more_files: { type: 'integer' },
+    hint: { type: 'string', description: 'How to narrow the query' },
+  },
+};
+
+const BACKGROUND_NOTE =
+  ' A search still running after timeout_seconds (30 by default) goes on in the background: the answer is then ' +
+  '{status: "running", task_id}; get the result with task_result.';
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+/** `{ ...o }` without the undefined values. */
+function defined(o) {
+  const out = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** camelCase keys → snake_case, deeply (seed 004's response field names). */
+export function snakeKeys(value) {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (typeof value === 'object' && value !== null) {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = snakeKeys(v);
+    return out;
+  }
+  return value;
+}
+
+function budgetWords(budget) {
+  return `The answer was over the ${budget}-character budget`;
+}
+
+function nextPage(args, k) {
+  return `page on with offset=${(args.offset ?? 0) + k}`;
+}
+
+/** A root-relative POSIX path for a path argument, or undefined outside the root. */
+function rootRelative(root, p) {
+  const rel = relative(root, resolve(root, p));
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith(`..${sep}`)) return undefined;
+  return rel.split(sep).join(posix.sep);
+}
+
+// ---------------------------------------------------------------------------
+// smart_file_query (seed 000)
+
+const SFQ_OPTIONS = {
+  regex: {
+    type: 'string',
+    description: 'JavaScript regex pattern (no surrounding slashes). Passed directly to new RegExp(pattern, flags) and run line by line.',
+  },
+  flags: { type: 'string', description: "Optional regex flags (i, m, s, u, v; g and d accepted; y refused). Default ''." },
+  glob: {
+    anyOf: [{ type: 'string' }, STRINGS],
+    description: 'Repo-relative glob(s) limiting candidate files. Accepts *, ?, **, {a,b}. A string or a list. Default **/*.',
+  },
+  ignore: {
+    anyOf: [{ type: 'string' }, STRINGS],
+    description: 'Globs to exclude, added to the defaults (.git/**, **/node_modules/**, **/.turbo/**). A string or a list.',
+  },
+  contextLines: { type: 'integer', description: 'Number of surrounding lines to include before/after each match (0-20). Default 2.' },
+  includeAllContent: {
+    type: 'boolean',
+    description: 'Embed the full file contents for every file with at least one match (subject to size limits). Default false.',
+  },
+  maxFileSizeKB: { type: 'integer', description: 'Skip files larger than this size (in kilobytes). Default 256.' },
+  maxMatches: { type: 'integer', description: 'Hard cap on total matches returned; when exceeded, output is truncated and truncated flags set. Default 500.' },
+  encoding: { type: 'string', description: 'File encoding for reads: utf8 (default), utf16le, latin1 or ascii.' },
+  multiline: { type: 'boolean', description: "Match against each file's whole text, so a match can span lines. Default false (line by line)." },
+};
+
+const smartFileQuery = {
+  name: 'smart_file_query',
+  title: 'Regex search with context (JSON payload)',
+  description:
+    'Search the repository with a JavaScript regular expression and get every match with its line, column and ' +
+    'surrounding lines as one JSON payload: {query, results: [{path, size, matchCount, matches: [{lineNumber, column, ' +
+    'match, context: {before, line, after}}], content?, truncated}], skipped, aggregate: {filesVisited, filesMatched, ' +
+    'totalMatches, truncated}}. Candidate files: the git-visible files (tracked and untracked, not ignored) matching glob.',
+  inputSchema: { type: 'object', properties: SFQ_OPTIONS, required: ['regex'] },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'object', description: 'The effective options' },
+      results: { type: 'array', items: { type: 'object' }, description: 'Files with matches, in path order' },
+      skipped: { type: 'array', items: { type: 'object' } },
+      aggregate: { type: 'object' },
+      truncated: { type: 'boolean', description: 'Only when the answer was shrunk to the budget' },
+      shrunk: SHRUNK,
+    },
+    required: ['query', 'results', 'skipped', 'aggregate'],
+  },
+  argumentNames: Object.fromEntries(Object.keys(SFQ_OPTIONS).map((k) => [k, k])),
+  patternArgument: 'regex',
+  messageArguments: [
+    [/flag/i, 'flags'],
+    [/encoding/i, 'encoding'],
+  ],
+  run: (args, { api, root }, signal) => api.smartFileQuery({ ...args, cwd: root }, signal),
+  fit(value, args, budget) {
+    if (jsonSize(value) <= budget) return value;
+    const flat = [];
+    value.results.forEach((file, f) => file.matches.forEach((_, m) => flat.push([f, m])));
+    const skippedShown = Math.min(value.skipped.length, 20);
+    const build = (k, clamp) => {
+      const perFile = new Map();
+      for (const [f, m] of flat.slice(0, k)) {
+        if (!perFile.has(f)) perFile.set(f, []);
+        perFile.get(f).push(clampStrings(value.results[f].matches[m], clamp));
+      }
+      const results = [...perFile].map(([f, matches]) => {
+        const { content, matches: _all, ...file } = value.results[f];
+        return { ...clampStrings(file, 500), matches };
+      });
+      return {
+        query: clampStrings(value.query, 500),
+        results,
+        skipped: clampStrings(value.skipped.slice(0, skippedShown), 500),
+        aggregate: value.aggregate,
+        truncated: true,
+      };
+    };
+    const contentNote = args.includeAllContent ? ' File contents were left out (read them with scroll_file).' : '';
+    const skippedNote =
+      skippedShown < value.skipped.length ? ` skipped lists the first ${skippedShown} of ${value.skipped.length} skipped files.` : '';
+    return fitList({
+      n: flat.length,
+      build,
+      fileCounts: value.results.map((r) => [r.path, r.matches.length]),
+      budget,
+      hint: (k, n) =>
+        `${budgetWords(budget)}: it shows the first ${k} of its ${n} matches and the matches per directory and file.${contentNote}${skippedNote} ` +
+        'Narrow with glob (a directory from by_directory, e.g. "src/**"), a more specific regex, fewer contextLines or a lower maxMatches.',
+    });
+  },
+};
+
+// ---------------------------------------------------------------------------
+// search_code, view_outline, scroll_file (seed 003, section 6)
+
+const searchCode = {
+  name: 'search_code',
+  description: 'Search for text or patterns across the codebase using ripgrep.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Search term or regex pattern' },
+      path: { type: 'string', description: 'Limit search to this file or directory' },
+      is_regex: { type: 'boolean', description: 'Treat query as regex (default: false)' },
+      case_sensitive: { type: 'boolean', description: 'Case-sensitive search (default: false)' },
+      max_results: { type: 'integer', description: 'Max matching lines to return (default: 50)' },
+      offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
+      include_extensions: { ...STRINGS, description: 'Only files with these extensions (e.g. [".ts", ".tsx"])' },
+      exclude_patterns: { ...STRINGS, description: 'Glob patterns to exclude (a name without / matches at any depth)' },
+    },
+    required: ['query'],
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string' },
+      matchCount: { type: 'integer', description: 'Matching lines in the searched files, also past max_results' },
+      matches: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            path: { type: 'string' },
+            lineNumber: { type: 'integer' },
+            content: { type: 'string' },
+            contentTruncated: { type: 'boolean' },
+          },
+          required: ['path', 'lineNumber', 'content'],
+        },
+      },
+      truncated: { type: 'boolean' },
+      filesWithMatches: { type: 'integer' },
+      filesSearched: { type: 'integer' },
+      skipped: SKIP_COUNTS_CAMEL,
+      complete: { type: 'boolean' },
+      reason: { type: 'string' },
+      hint: { type: 'string' },
+      shrunk: SHRUNK,
+      ...RUNNING,
+    },
+    anyOf: [{ required: ['query', 'matchCount', 'matches', 'truncated'] }, RUNNING_REQUIRED],
+  },
+  background: true,
+  argumentNames: {
+    query: 'query',
+    path: 'path',
+    isRegex: 'is_regex',
+    caseSensitive: 'case_sensitive',
+    maxResults: 'max_results',
+    offset: 'offset',
+    includeExtensions: 'include_extensions',
+    excludePatterns: 'exclude_patterns',
+  },
+  pathArgument: 'path',
+  patternArgument: 'query',
+  messageArguments: [[/query is empty/, 'query']],
+  run: (args, { api, root }, signal) =>
+    api.searchCode(
+      args.query,
+      defined({
+        path: args.path,
+        isRegex: args.is_regex,
+        caseSensitive: args.case_sensitive,
+        maxResults: args.max_results,
+        offset: args.offset,
+        includeExtensions: args.include_extensions,
+        excludePatterns: args.exclude_patterns,
+        cwd: root,
+        signal,
+      }),
+    ),
+  fit: (value, args, budget) =>
+    fitKeyedList(value, 'matches', (m) => m.path, budget, (k, n) =>
+      `${budgetWords(budget)}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
+      `Narrow with path (a directory or file from by_directory/by_file), include_extensions or a more specific query, or ${nextPage(args, k)}.`,
+    ),
+};
+
+const viewOutline = {
+  name: 'view_outline',
+  description: 'Get the structure/skeleton of a source file (classes, functions, etc.) without implementation details.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path to the source file' },
+    },
+    required: ['path'],
+  },
+  pathArgument: 'path',
+  run: (args, { api, root }, signal) => api.getOutline(args.path, { cwd: root, signal }),
+  text: (value, args, budget, { api }) =>
+    fitText(api.formatOutline(value), budget, (k, total) =>
+      `[truncated: true. ${budgetWords(budget)}: ${k} of its ${total} lines are shown. View a part of the file with ` +
+      'scroll_file (action "open" with path and line), or search in it with search_code (path).]',
+    ),
+};
+
+const SCROLL_ACTIONS = { open: 'open', scroll_up: 'scrollUp', scroll_down: 'scrollDown', goto: 'goto' };
+
+const scrollFile = {
+  name: 'scroll_file',
+  description: 'Navigate through the currently open file (scroll up, down, or go to a specific line).',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      action: {
+        type: 'string',
+        enum: ['open', 'scroll_up', 'scroll_down', 'goto'],
+        description: 'Navigation action',
+      },
+      path: { type: 'string', description: "File to open (required for 'open' action)" },
+      line: { type: 'number', description: "Line number (required for 'goto', optional for 'open')" },
+    },
+    required: ['action'],
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      totalLines: { type: 'integer' },
+      viewportStart: { type: 'integer' },
+      viewportEnd: { type: 'integer' },
+      content: { type: 'string', description: 'The lines of the window, each as "N: text"' },
+      linesAbove: { type: 'integer' },
+      linesBelow: { type: 'integer' },
+      note: { type: 'string' },
+      truncated: { type: 'boolean' },
+      shrunk: SHRUNK,
+    },
+    required: ['path', 'totalLines', 'viewportStart', 'viewportEnd', 'content', 'linesAbove', 'linesBelow'],
+  },
+  pathArgument: 'path',
+  argumentNames: { line: 'line', path: 'path' },
+  check(args, { root, viewer }) {
+    const { action, path, line } = args;
+    if (action === 'open' && path === undefined) return ['path', "scroll_file: action 'open' needs the argument 'path'"];
+    if (action === 'goto' && line === undefined) return ['line', "scroll_file: action 'goto' needs the argument 'line'"];
+    if (line !== undefined && !Number.isInteger(line)) return ['line', `scroll_file: argument 'line' must be a whole number, got ${line}`];
+    if (line !== undefined && (action === 'scroll_up' || action === 'scroll_down')) {
+      return ['line', `scroll_file: argument 'line' is for the actions 'open' and 'goto', not '${action}'`];
+    }
+    if (path !== undefined && action !== 'open') {
+      const open = viewer.getState().currentFile;
+      if (open === null || rootRelative(root, path) !== open) {
+        return [
+          'path',
+          `scroll_file: argument 'path' is for the action 'open' (the open file is ${open === null ? 'none' : `'${open}'`}); ` +
+            "to view another file, call scroll_file with action 'open' and its path",
+        ];
+      }
+    }
+    return undefined;
+  },
+  run(args, { viewer }) {
+    switch (args.action) {
+      case 'open':
+        return viewer.open(args.path, args.line);
+      case 'goto':
+        return viewer.goto(args.line);
+      default:
+        return viewer[SCROLL_ACTIONS[args.action]]();
+    }
+  },
+  fit(value, args, budget, { viewer }) {
+    if (jsonSize(value) <= budget) return value;
+    const lines = value.content.split('\n');
+    const base = { ...clampStrings(value, 500), content: '', truncated: true };
+    const hintLong = 'Lines longer than 500 characters were shortened to stay under the budget.';
+    const make = (k, clamp) => {
+      const shown = lines.slice(0, k).map((l) => (l.length > clamp ? clampStrings(l, clamp) : l));
+      const last = value.viewportStart + k - 1;
+      const rest = k < lines.length;
+      const half = Math.floor(viewer.getState().windowSize / 2);
+      return {
+        ...base,
+        content: shown.join('\n'),
+        shrunk: {
+          max_result_chars: budget,
+          shown: k,
+          of: lines.length,
+          hint: rest
+            ? `${budgetWords(budget)}: lines ${value.viewportStart}-${last} of this window are shown (long lines shortened); ` +
+              `to see from line ${last + 1}, call scroll_file with action "goto" and line ${last + 1 + half}.`
+            : hintLong,
+        },
+      };
+    };
+    for (const clamp of [500, 200]) {
+      let lo = 0;
+      let hi = lines.length;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (jsonSize(make(mid, clamp)) <= budget) lo = mid;
+        else hi = mid - 1;
+      }
+      if (lo === lines.length || clamp === 200) return make(lo, clamp);
+    }
+    return make(0, 200);
+  },
+};
+
+// ---------------------------------------------------------------------------
+// grep, find_files (seed 002)
+
+const grep = {
+  name: 'grep',
+  description: 'Search for text patterns across files. Returns matching lines with context.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Text or regex pattern to search for' },
+      path: { type: 'string', description: 'Directory or file to search (default: project root)' },
+      regex: { type: 'boolean', description: 'Treat pattern as regex (default: false)' },
+      caseSensitive: { type: 'boolean', description: 'Case sensitive search (default: false)' },
+      maxResults: { type: 'number', description: 'Maximum matches to return (default: 50)' },
+      contextLines: {
+        type: 'number',
+        description: 'Lines of context around each match, 0-20 (default: 0); context then holds them with the match line, from line contextStart',
+      },
+    },
+    required: ['pattern'],
+  },
+  argumentNames: { pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines' },
+  pathArgument: 'path',
+  patternArgument: 'pattern',
+  messageArguments: [[/query is empty/, 'pattern']],
+  run: (args, { api, root }, signal) => api.grep({ ...args, cwd: root, signal }),
+  fit: (value, args, budget) =>
+    fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>
+      `${budgetWords(budget)}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
+      'Narrow with path (a directory or file from by_directory/by_file) or a more specific pattern, or ask for fewer maxResults or contextLines.',
+    ),
+};
+
+const findFiles = {
+  name: 'find_files',
+  description: 'Find files by name pattern (glob). Respects .gitignore.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Glob pattern (e.g., "*.ts", "**/*.test.js")' },
+      path: { type: 'string', description: 'Directory to search (default: project root)' },
+      maxResults: { type: 'number', description: 'Maximum files to return (default: 100)' },
+    },
+    required: ['pattern'],
+  },
+  argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults' },
+  pathArgument: 'path',
+  run: (args, { api, root }, signal) => api.findFiles({ ...args, cwd: root }, signal),
+  fit: (value, args, budget) => fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>
+    `${budgetWords(budget)}: it shows the first ${k} of its ${n} entries and the entries per directory. ` +
+    'Narrow with path (a directory from by_directory) or a more specific pattern, or ask for fewer maxResults.',
+  ),
+};
+
+/** A list of files: counts per directory only (per file they are all 1). */
+function fitFileList(value, key, pathOf, budget, hint) {
+  if (jsonSize(value) <= budget) return value;
+  const shrunk = fitKeyedList(value, key, pathOf, budget, hint);
+  if (shrunk.shrunk) {
+    delete shrunk.shrunk.by_file;
+    delete shrunk.shrunk.more_files;
+  }
+  return shrunk;
+}
+
+// ---------------------------------------------------------------------------
+// glob_files, grep_content (seed 004)
+
+const globFiles = {
+  name: 'glob_files',
+  title: 'Find files by glob',
+  description:
+    'Find files matching a glob pattern. Returns {files: [{path, absolute_path, size, modified}], total, returned, ' +
+    'truncated, root, pattern}, in path order; skips .git, node_modules, __pycache__, .venv, dist, build, out, target, ' +
+    '.idea, .vscode, *.min.js, *.min.css and .gitignore\'d paths (the project file .smart-file-query.json can change ' +
+    'the list); hidden paths only with include_hidden.' +
+    BACKGROUND_NOTE,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Glob pattern (e.g., **/*.py), relative to root' },
+      root: { type: 'string', description: 'Root directory (default: cwd, the server root); must be inside the server root' },
+      max_results: { type: 'integer', description: 'Max files to return (default: config max_results, else 500)' },
+      include_hidden: { type: 'boolean', description: 'Include hidden files (default: false)' },
+      offset: { type: 'integer', description: 'Skip this many files first, to page through a long answer (default: 0)' },
+    },
+    required: ['pattern'],
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      files: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            path: { type: 'string', description: 'Relative path from root' },
+            absolute_path: { type: 'string' },
+            size: { type: 'integer' },
+            modified: { type: 'string', description: 'ISO-8601 timestamp (UTC)' },
+          },
+          required: ['path', 'absolute_path', 'size', 'modified'],
+        },
+      },
+      total: { type: 'integer', description: 'Total matches found' },
+      returned: { type: 'integer' },
+      truncated: { type: 'boolean' },
+      root: { type: 'string' },
+      pattern: { type: 'string' },
+      shrunk: SHRUNK,
+      ...RUNNING,
+    },
+    anyOf: [{ required: ['files', 'total', 'returned', 'truncated', 'root', 'pattern'] }, RUNNING_REQUIRED],
+  },
+  background: true,
+  argumentNames: { pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset' },
+  pathArgument: 'root',
+  patternArgument: 'pattern',
+  run: async (args, { api, root }, signal) =>
+    snakeKeys(
+      await api.globFiles(
+        defined({
+          pattern: args.pattern,
+          root: args.root,
+          maxResults: args.max_results,
+          includeHidden: args.include_hidden,
+          offset: args.offset,
+          cwd: root,
+          signal,
+        }),
+      ),
+    ),
+  fit: (value, args, budget) =>
+    fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>
+      `${budgetWords(budget)}: it shows the first ${k} of its ${n} files and the files per directory. ` +
+      `Narrow with root (a directory from by_directory) or a more specific pattern, or ${nextPage(args, k)}.`,
+    ),
+};
+
+const grepContent = {
+  name: 'grep_content',
+  title: 'Regex search in file contents',
+  description:
+    'Search file contents using regular expressions (JavaScript syntax; Python\'s (?P<name>...) accepted). Returns ' +
+    '{matches: [{file, absolute_path, line, column, text, match, context_before, context_after}], total_matches, ' +
+    'files_with_matches, files_searched, truncated, pattern, path, file_glob}; case-sensitive, 2 lines of context ' +
+    'and 500 matches by default; skips the same paths as glob_files, binary files and files over 1024 KB.' +
+    BACKGROUND_NOTE,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Regex pattern to search' },
+      path: { type: 'string', description: 'File or directory to search (default: cwd, the server root)' },
+      file_glob: { type: 'string', description: 'Only search matching files (e.g. *.py; without / it matches names at any depth)' },
+      context_lines: { type: 'integer', description: 'Lines of context (default: 2)' },
+      case_sensitive: { type: 'boolean', description: 'Case-sensitive (default: true)' },
+      max_results: { type: 'integer', description: 'Max matches to return (default: config max_results, else 500)' },
+      offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
+    },
+    required: ['pattern'],
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      matches: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            file: { type: 'string', description: 'Relative file path' },
+            absolute_path: { type: 'string' },
+            line: { type: 'integer', description: 'Line number (1-indexed)' },
+            column: { type: 'integer', description: 'Column of match start' },
+            text: { type: 'string', description: 'Full line content' },
+            match: { type: 'string', description: 'Matched text' },
+            context_before: STRINGS,
+            context_after: STRINGS,
+            text_truncated: { type: 'boolean' },
+          },
+          required: ['file', 'absolute_path', 'line', 'column', 'text', 'match', 'context_before', 'context_after'],
+        },
+      },
+      total_matches: { type: 'integer' },
+      files_with_matches: { type: 'integer' },
+      files_searched: { type: 'integer' },
+      truncated: { type: 'boolean' },
+      pattern: { type: 'string' },
+      path: { type: 'string' },
+      file_glob: { type: ['string', 'null'] },
+      skipped: SKIP_COUNTS,
+      complete: { type: 'boolean' },
+      reason: { type: 'string' },
+      hint: { type: 'string' },
+      shrunk: SHRUNK,
+      ...RUNNING,
+    },
+    anyOf: [{ required: ['matches', 'total_matches', 'files_with_matches', 'files_searched', 'truncated'] }, RUNNING_REQUIRED],
+  },
+  background: true,
+  argumentNames: {
+    pattern: 'pattern',
+    path: 'path',
+    fileGlob: 'file_glob',
+    contextLines: 'context_lines',
+    caseSensitive: 'case_sensitive',
+    maxResults: 'max_results',
+    offset: 'offset',
+  },
+  pathArgument: 'path',
+  patternArgument: 'pattern',
+  messageArguments: [[/query is empty/, 'pattern']],
+  run: async (args, { api, root }, signal) =>
+    snakeKeys(
+      await api.grepContent(
+        defined({
+          pattern: args.pattern,
+          path: args.path,
+          fileGlob: args.file_glob,
+          contextLines: args.context_lines,
+          caseSensitive: args.case_sensitive,
+          maxResults: args.max_results,
+          offset: args.offset,
+          cwd: root,
+          signal,
+        }),
+      ),
+    ),
+  fit: (value, args, budget) =>
+    fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>
+      `${budgetWords(budget)}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
+      `Narrow with path (a directory or file from by_directory/by_file), file_glob or a more specific pattern, ask for fewer context_lines, or ${nextPage(args, k)}.`,
+    ),
+};
+
+/** Every tool the server lists, in this order (the task tools follow). */
+export const TOOLS = [smartFileQuery, searchCode, viewOutline, scrollFile, grep, findFiles, globFiles, grepContent];
