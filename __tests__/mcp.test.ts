@@ -344,6 +344,15 @@ describe('search_code', () => {
     expect(page).toMatchObject({ matchCount: 200, truncated: true });
   });
 
+  it('with_symbols labels each match with the outline item holding it', async () => {
+    const answer = await ok(other, 'search_code', { query: 'helper(x)', path: 'src', with_symbols: true });
+    expect(answer.matches).toEqual([
+      { path: 'src/app.ts', lineNumber: 12, content: '  return helper(x) * 2;', symbol: { name: 'twice', kind: 'function', range: [11, 13] } },
+    ]);
+    const grepped = await ok(other, 'grep_content', { pattern: 'return input', with_symbols: true, context_lines: 0 });
+    expect(grepped.matches[0].symbol).toEqual({ name: 'process_data', kind: 'method', range: [2, 3] });
+  });
+
   it('refuses bad arguments with an error naming the argument', async () => {
     expect(await fails(other, 'search_code', { query: 'x', max_results: -1 })).toMatchObject({ argument: 'max_results' });
     expect(await fails(other, 'search_code', { query: '(', is_regex: true })).toMatchObject({ argument: 'query' });

@@ -44,6 +44,21 @@ const SKIP_COUNTS_CAMEL = {
   },
 };
 
+/** searchCode / grepContent's `symbol` (withSymbols). */
+const SYMBOL = {
+  type: 'object',
+  description: 'With with_symbols: the innermost outline item holding the line',
+  properties: {
+    name: { type: 'string' },
+    kind: { type: 'string' },
+    range: { type: 'array', items: { type: 'integer' }, description: 'First and last line, 1-based, inclusive' },
+  },
+};
+const WITH_SYMBOLS = {
+  type: 'boolean',
+  description: 'Label each match with the innermost class/function/method holding it: symbol {name, kind, range} (default: false)',
+};
+
 /** The answer of a search that went on in the background. */
 const RUNNING = {
   status: { type: 'string', enum: ['running'], description: 'Only when the search went on in the background' },
@@ -222,6 +237,7 @@ const searchCode = {
       offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
       include_extensions: { ...STRINGS, description: 'Only files with these extensions (e.g. [".ts", ".tsx"])' },
       exclude_patterns: { ...STRINGS, description: 'Glob patterns to exclude (a name without / matches at any depth)' },
+      with_symbols: WITH_SYMBOLS,
     },
     required: ['query'],
   },
@@ -239,6 +255,7 @@ const searchCode = {
             lineNumber: { type: 'integer' },
             content: { type: 'string' },
             contentTruncated: { type: 'boolean' },
+            symbol: SYMBOL,
           },
           required: ['path', 'lineNumber', 'content'],
         },
@@ -265,6 +282,7 @@ const searchCode = {
     offset: 'offset',
     includeExtensions: 'include_extensions',
     excludePatterns: 'exclude_patterns',
+    withSymbols: 'with_symbols',
   },
   pathArgument: 'path',
   patternArgument: 'query',
@@ -280,6 +298,7 @@ const searchCode = {
         offset: args.offset,
         includeExtensions: args.include_extensions,
         excludePatterns: args.exclude_patterns,
+        withSymbols: args.with_symbols,
         cwd: root,
         signal,
       }),
@@ -572,6 +591,7 @@ const grepContent = {
       case_sensitive: { type: 'boolean', description: 'Case-sensitive (default: true)' },
       max_results: { type: 'integer', description: 'Max matches to return (default: config max_results, else 500)' },
       offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
+      with_symbols: WITH_SYMBOLS,
     },
     required: ['pattern'],
   },
@@ -592,6 +612,7 @@ const grepContent = {
             context_before: STRINGS,
             context_after: STRINGS,
             text_truncated: { type: 'boolean' },
+            symbol: SYMBOL,
           },
           required: ['file', 'absolute_path', 'line', 'column', 'text', 'match', 'context_before', 'context_after'],
         },
@@ -621,6 +642,7 @@ const grepContent = {
     caseSensitive: 'case_sensitive',
     maxResults: 'max_results',
     offset: 'offset',
+    withSymbols: 'with_symbols',
   },
   pathArgument: 'path',
   patternArgument: 'pattern',
@@ -636,6 +658,7 @@ const grepContent = {
           caseSensitive: args.case_sensitive,
           maxResults: args.max_results,
           offset: args.offset,
+          withSymbols: args.with_symbols,
           cwd: root,
           signal,
         }),
