@@ -11,6 +11,9 @@
 //!          | "macro " name "()"         kind function, detail macro
 //!          | accessor name "()"         kind method; accessor is "get " for a
 //!                                       getter, "set " for a setter, else ""
+//!          | "#"×N " " name             kind module, detail hN (a Markdown heading)
+//!          | "[" name "]"               kind module, detail table (a TOML table)
+//!          | "[[" name "]]"             kind module, detail table array
 //!          | label " " name             every other kind
 //! label   := the detail's first word when it is one of
 //!              struct union record impl object extension actor companion (class)
@@ -73,6 +76,11 @@ pub fn format_outline_with(outline: &Outline, options: FormatOptions) -> String 
 pub fn format_item_head(item: &OutlineItem) -> String {
     let first = item.detail.as_deref().and_then(|d| d.split(' ').next()).unwrap_or("");
     let has = |word: &str| item.detail.as_deref().is_some_and(|d| d.split(' ').any(|w| w == word));
+    if item.kind == ItemKind::Module
+        && let Some(level) = heading_level(first)
+    {
+        return format!("{} {}", "#".repeat(level), item.name);
+    }
     match item.kind {
         ItemKind::Function if has("macro") => format!("macro {}()", item.name),
         ItemKind::Function => format!("function {}()", item.name),
@@ -86,6 +94,8 @@ pub fn format_item_head(item: &OutlineItem) -> String {
             };
             format!("{accessor}{}()", item.name)
         }
+        ItemKind::Module if first == "table" && has("array") => format!("[[{}]]", item.name),
+        ItemKind::Module if first == "table" => format!("[{}]", item.name),
         kind => {
             let labels: &[&str] = match kind {
                 ItemKind::Class => &[
@@ -107,6 +117,12 @@ pub fn format_item_head(item: &OutlineItem) -> String {
             format!("{label} {}", item.name)
         }
     }
+}
+
+/// `h1` … `h6` → 1 … 6.
+fn heading_level(word: &str) -> Option<usize> {
+    let level = word.strip_prefix('h')?.parse::<usize>().ok()?;
+    (1..=6).contains(&level).then_some(level)
 }
 
 fn write_item(out: &mut String, item: &OutlineItem, depth: usize, options: FormatOptions) {
@@ -203,6 +219,12 @@ mod tests {
             (item("SQ", ItemKind::Function, [3, 3], Some("macro")), "macro SQ() (line 3)"),
             (item("x", ItemKind::Method, [3, 3], Some("getter")), "get x() (line 3)"),
             (item("x", ItemKind::Method, [3, 3], Some("static setter")), "set x() (line 3)"),
+            (item("Intro", ItemKind::Module, [1, 9], Some("h1")), "# Intro (lines 1-9)"),
+            (item("Use", ItemKind::Module, [3, 3], Some("h3")), "### Use (line 3)"),
+            (item("x", ItemKind::Module, [3, 3], Some("h7")), "module x (line 3)"),
+            (item("package", ItemKind::Module, [1, 4], Some("table")), "[package] (lines 1-4)"),
+            (item("bin", ItemKind::Module, [5, 6], Some("table array")), "[[bin]] (lines 5-6)"),
+            (item("name", ItemKind::Property, [2, 2], None), "property name (line 2)"),
         ];
         for (it, want) in cases {
             assert_eq!(format_outline(&outline(vec![it], None)), want);

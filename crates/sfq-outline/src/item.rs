@@ -31,14 +31,16 @@ pub enum ItemKind {
     Import,
     /// An enumeration.
     Enum,
-    /// A module, namespace or package.
+    /// A module, namespace or package; also a Markdown heading (its
+    /// section) and a TOML table.
     Module,
     /// A constant: `const` items, enum members, `#define` values.
     Constant,
     /// A field of a class or struct (data member).
     Field,
     /// A property: interface/object-type members, C#/Kotlin/Swift/PHP
-    /// properties, Python `@property` is a method with detail `property`.
+    /// properties, Python `@property` is a method with detail `property`;
+    /// the keys of TOML, YAML and JSON files.
     Property,
 }
 
@@ -103,7 +105,9 @@ pub struct OutlineItem {
     /// `trait`, `protocol`, `annotation`, `object`, `companion`, `extension`,
     /// `actor`, `namespace`, `package`, `macro`, `typedef`, `alias`,
     /// `delegate`, `event`, `variant`, `embedded`, `parameter` (a field
-    /// declared by a constructor parameter), `re-export`. How it is
+    /// declared by a constructor parameter), `re-export`, `h1` … `h6` (a
+    /// Markdown heading and its level), `table` (a TOML table; `table
+    /// array` for an array of tables, `[[x]]`). How it is
     /// declared: `constructor`, `destructor`, `getter`, `setter`, `deleter`,
     /// `property`, `staticmethod`, `classmethod`, `abstract`, `static`,
     /// `virtual`, `default`, `async`, `unsafe`, `const`, `generator`,

@@ -1,6 +1,8 @@
 //! Languages: the closed set this crate knows, how a file's language is
 //! detected (extension, then well-known file name, then shebang), and which
-//! ones have a tree-sitter parser compiled into this build.
+//! ones have a parser in this build (a tree-sitter grammar behind a cargo
+//! feature, or one of the built-in line parsers for Markdown, TOML, YAML and
+//! JSON, which are always there).
 
 use serde::{Deserialize, Serialize};
 
@@ -8,7 +10,9 @@ use serde::{Deserialize, Serialize};
 ///
 /// Serialises as its [`id`](Language::id) (`"typescript"`, `"cpp"`, …).
 /// Knowing a language does not mean its parser is compiled in: see
-/// [`Language::has_parser`] and the crate's `lang-*` cargo features.
+/// [`Language::has_parser`] and the crate's `lang-*` cargo features. The
+/// last four (Markdown, TOML, YAML, JSON) are outlined by small exact line
+/// parsers built into the crate, so they never depend on a feature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
@@ -42,10 +46,19 @@ pub enum Language {
     Swift,
     /// Bash and POSIX shell (`.sh`, `.bash`, `.zsh`, `.ksh`).
     Bash,
+    /// Markdown (`.md`, `.markdown`, `.mdx`): headings as nested items.
+    Markdown,
+    /// TOML (`.toml`, `Cargo.lock`, `Pipfile`…): tables and keys.
+    Toml,
+    /// YAML (`.yml`, `.yaml`): top-level keys and the keys beneath them.
+    Yaml,
+    /// JSON (`.json`, `.jsonc`, `.json5`): top-level keys and the keys of
+    /// their object values.
+    Json,
 }
 
 /// Every language, in the order [`supported_languages`] lists them.
-pub const ALL_LANGUAGES: [Language; 15] = [
+pub const ALL_LANGUAGES: [Language; 19] = [
     Language::TypeScript,
     Language::Tsx,
     Language::JavaScript,
@@ -61,13 +74,17 @@ pub const ALL_LANGUAGES: [Language; 15] = [
     Language::Kotlin,
     Language::Swift,
     Language::Bash,
+    Language::Markdown,
+    Language::Toml,
+    Language::Yaml,
+    Language::Json,
 ];
 
 impl Language {
     /// The stable identifier used in JSON (`"typescript"`, `"tsx"`,
     /// `"javascript"`, `"python"`, `"rust"`, `"go"`, `"java"`, `"c"`,
     /// `"cpp"`, `"csharp"`, `"ruby"`, `"php"`, `"kotlin"`, `"swift"`,
-    /// `"bash"`).
+    /// `"bash"`, `"markdown"`, `"toml"`, `"yaml"`, `"json"`).
     pub fn id(self) -> &'static str {
         match self {
             Language::TypeScript => "typescript",
@@ -85,6 +102,10 @@ impl Language {
             Language::Kotlin => "kotlin",
             Language::Swift => "swift",
             Language::Bash => "bash",
+            Language::Markdown => "markdown",
+            Language::Toml => "toml",
+            Language::Yaml => "yaml",
+            Language::Json => "json",
         }
     }
 
@@ -111,6 +132,10 @@ impl Language {
             Language::Kotlin => "Kotlin",
             Language::Swift => "Swift",
             Language::Bash => "Bash",
+            Language::Markdown => "Markdown",
+            Language::Toml => "TOML",
+            Language::Yaml => "YAML",
+            Language::Json => "JSON",
         }
     }
 
@@ -135,6 +160,10 @@ impl Language {
             Language::Kotlin => &["kt", "kts"],
             Language::Swift => &["swift"],
             Language::Bash => &["sh", "bash", "zsh", "ksh"],
+            Language::Markdown => &["md", "markdown", "mdx"],
+            Language::Toml => &["toml"],
+            Language::Yaml => &["yml", "yaml"],
+            Language::Json => &["json", "jsonc", "json5"],
         }
     }
 
@@ -152,20 +181,30 @@ impl Language {
                 ".zshrc",
                 "PKGBUILD",
             ],
+            Language::Toml => &["Cargo.lock", "Pipfile", "poetry.lock", "uv.lock"],
             _ => &[],
         }
     }
 
-    /// Whether a tree-sitter parser for this language is compiled into this
-    /// build (its `lang-*` cargo feature is on). Without one, outlines of
-    /// this language are approximate.
+    /// Whether this build parses the language exactly: its tree-sitter
+    /// grammar is compiled in (its `lang-*` cargo feature is on), or it is
+    /// one of the built-in line parsers ([`Language::is_built_in`]).
+    /// Without a parser, outlines of this language are approximate.
     pub fn has_parser(self) -> bool {
-        crate::grammar::grammar(self).is_some()
+        self.is_built_in() || crate::grammar::grammar(self).is_some()
     }
 
-    /// The cargo feature that compiles this language's parser in.
-    pub fn cargo_feature(self) -> &'static str {
-        match self {
+    /// Whether the language is outlined by a line parser built into the
+    /// crate (Markdown, TOML, YAML, JSON) rather than a tree-sitter grammar:
+    /// always available, no cargo feature.
+    pub fn is_built_in(self) -> bool {
+        matches!(self, Language::Markdown | Language::Toml | Language::Yaml | Language::Json)
+    }
+
+    /// The cargo feature that compiles this language's tree-sitter parser
+    /// in; `None` for the built-in line parsers ([`Language::is_built_in`]).
+    pub fn cargo_feature(self) -> Option<&'static str> {
+        Some(match self {
             Language::TypeScript | Language::Tsx => "lang-typescript",
             Language::JavaScript => "lang-javascript",
             Language::Python => "lang-python",
@@ -180,7 +219,8 @@ impl Language {
             Language::Kotlin => "lang-kotlin",
             Language::Swift => "lang-swift",
             Language::Bash => "lang-bash",
-        }
+            Language::Markdown | Language::Toml | Language::Yaml | Language::Json => return None,
+        })
     }
 }
 
@@ -204,8 +244,9 @@ pub struct LanguageInfo {
     pub extensions: &'static [&'static str],
     /// Whole file names that select it.
     pub file_names: &'static [&'static str],
-    /// `true` when its tree-sitter parser is compiled in; `false` means
-    /// files are detected but outlined approximately.
+    /// `true` when it is parsed exactly (its tree-sitter parser is compiled
+    /// in, or it is a built-in line parser); `false` means files are
+    /// detected but outlined approximately.
     pub parser: bool,
 }
 
@@ -334,6 +375,17 @@ mod tests {
         assert_eq!(detect_language("Rakefile", ""), Some(Language::Ruby));
         assert_eq!(detect_language("dir.d/.bashrc", ""), Some(Language::Bash));
         assert_eq!(detect_language("README", ""), None);
+        assert_eq!(detect_language("README.md", ""), Some(Language::Markdown));
+        assert_eq!(detect_language("docs/Intro.MDX", ""), Some(Language::Markdown));
+        assert_eq!(detect_language("x.markdown", ""), Some(Language::Markdown));
+        assert_eq!(detect_language("Cargo.toml", ""), Some(Language::Toml));
+        assert_eq!(detect_language("Cargo.lock", ""), Some(Language::Toml));
+        assert_eq!(detect_language("yarn.lock", ""), None);
+        assert_eq!(detect_language(".github/workflows/ci.yml", ""), Some(Language::Yaml));
+        assert_eq!(detect_language("a.YAML", ""), Some(Language::Yaml));
+        assert_eq!(detect_language("package.json", ""), Some(Language::Json));
+        assert_eq!(detect_language("tsconfig.jsonc", ""), Some(Language::Json));
+        assert_eq!(detect_language("x.json5", ""), Some(Language::Json));
         assert_eq!(detect_language("archive.", ""), None);
         assert_eq!(detect_language("notes.txt", "#!/bin/sh"), Some(Language::Bash));
     }
@@ -402,5 +454,11 @@ mod tests {
         assert!(list[0].parser);
         let json = serde_json::to_value(&list[0]).unwrap();
         assert!(json.get("fileNames").is_some());
+        for info in &list {
+            assert_eq!(info.id.is_built_in(), info.id.cargo_feature().is_none(), "{}", info.id);
+            if info.id.is_built_in() {
+                assert!(info.parser, "{}", info.id);
+            }
+        }
     }
 }

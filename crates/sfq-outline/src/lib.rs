@@ -3,10 +3,12 @@
 //!
 //! - [`outline`] turns a file's path (for language detection) and decoded
 //!   text into an [`Outline`]: SPEC's `getOutline` result, built with
-//!   tree-sitter for the languages in [`supported_languages`], with an
-//!   approximate keyword/indentation outline for anything else. Cost is
-//!   bounded by [`OutlineOptions`] (size cap, minified check, parse
-//!   deadline, item budget).
+//!   tree-sitter for the programming languages in [`supported_languages`],
+//!   with small exact line parsers for Markdown (headings), TOML (tables
+//!   and keys), YAML and JSON (keys), and with an approximate
+//!   keyword/indentation outline for anything else. Cost is bounded by
+//!   [`OutlineOptions`] (size cap, minified check, parse deadline, item
+//!   budget).
 //! - [`format_outline`] renders an outline as seed 003's text
 //!   (`class Foo (lines 10-50)` with members indented beneath).
 //! - [`Viewport::compute`], [`view`] and [`render`] are the window viewer's
@@ -20,6 +22,7 @@
 mod error;
 mod fallback;
 mod format;
+mod formats;
 mod grammar;
 mod item;
 mod language;

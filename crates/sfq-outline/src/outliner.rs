@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::fallback;
+use crate::formats;
 use crate::item::Outline;
 use crate::language::{self, Language};
 use crate::lines::LineIndex;
@@ -138,6 +139,13 @@ fn run(
                 human(options.max_bytes())
             ),
         );
+    } else if let Some(lang) = language.filter(|l| l.is_built_in()) {
+        // Markdown, TOML, YAML, JSON: exact line parsers, linear in the
+        // text, so no minified check and no deadline (a one-line JSON file
+        // still lists its keys).
+        let (items, cut) = formats::outline(lang, body, &lines, options);
+        result.items = items;
+        result.truncated = cut;
     } else if bytes > 4096 && mean > options.minified_mean_line_bytes() {
         approximate(
             &mut result,
@@ -147,16 +155,16 @@ fn run(
             ),
         );
     } else if let Some(lang) = language {
-        match crate::grammar::grammar(lang) {
+        match crate::grammar::grammar(lang).zip(rules::spec(lang)) {
             None => approximate(
                 &mut result,
                 format!(
                     "The {} parser is not compiled into this build (cargo feature {})",
                     lang.display_name(),
-                    lang.cargo_feature()
+                    lang.cargo_feature().unwrap_or("none")
                 ),
             ),
-            Some(grammar) => {
+            Some((grammar, spec)) => {
                 let deadline = started + options.timeout();
                 let masked = match lang {
                     Language::C | Language::Cpp => rules::mask_c_macros(body),
@@ -168,7 +176,7 @@ fn run(
                         if is_cancelled() {
                             return Err(Cancelled);
                         }
-                        let mut walker = Walker::new(source, &lines, rules::spec(lang), options);
+                        let mut walker = Walker::new(source, &lines, spec, options);
                         result.items = walker.outline(tree.root_node());
                         result.truncated = walker.truncated;
                     }

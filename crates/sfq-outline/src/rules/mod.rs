@@ -21,9 +21,10 @@ pub(crate) use c::mask_macros as mask_c_macros;
 use crate::language::Language;
 use crate::walker::LangSpec;
 
-/// The rules for `language`.
-pub(crate) fn spec(language: Language) -> &'static LangSpec {
-    match language {
+/// The rules for `language`; `None` for the languages outlined by the
+/// built-in line parsers ([`crate::formats`]), which have no grammar.
+pub(crate) fn spec(language: Language) -> Option<&'static LangSpec> {
+    Some(match language {
         Language::TypeScript | Language::Tsx | Language::JavaScript => &js::SPEC,
         Language::Python => &python::SPEC,
         Language::Rust => &rust::SPEC,
@@ -37,5 +38,6 @@ pub(crate) fn spec(language: Language) -> &'static LangSpec {
         Language::Kotlin => &kotlin::SPEC,
         Language::Swift => &swift::SPEC,
         Language::Bash => &bash::SPEC,
-    }
+        Language::Markdown | Language::Toml | Language::Yaml | Language::Json => return None,
+    })
 }
