@@ -596,6 +596,7 @@ describe('the result budget', () => {
     expect(value.truncated).toBe(true);
     expect(value.total_matches).toBe(2000);
     expect(value.shrunk.of).toBe(2000);
+    expect(value.shrunk.max_result_chars).toBe(BUDGET);
     expect(value.matches.length).toBe(value.shrunk.shown);
     expect(value.matches[0]).toMatchObject({ file: 'gen/d0/f0.txt', line: 1 });
     expect(value.shrunk.by_directory['gen/d0']).toBe(200);

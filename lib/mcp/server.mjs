@@ -254,11 +254,13 @@ export function createMcpServer(options) {
         return textResult(JSON.stringify({ ...head, error: clampString(error.message, 4000), code: error.code, ...(error.argument ? { argument: error.argument } : {}) }), true);
       }
       default: {
-        const room = budget - jsonSize({ ...head, result: null });
+        // (8: the budget's own digits replace the part's in shrunk.max_result_chars)
+        const room = budget - jsonSize({ ...head, result: null }) - 8;
         // A text answer grows a little as a JSON string (escapes): leave it room.
         const result = spec.text
           ? spec.text(task.value, task.args, Math.floor(room * 0.9), ctx)
           : spec.fit(task.value, task.args, room, ctx);
+        if (result?.shrunk) result.shrunk.max_result_chars = budget; // the server's, not this part's
         return jsonResult({ ...head, result }, false);
       }
     }

@@ -110,8 +110,8 @@ export function snakeKeys(value) {
   return value;
 }
 
-function budgetWords(budget) {
-  return `The answer was over the ${budget}-character budget`;
+function budgetWords() {
+  return 'The answer was larger than max_result_chars';
 }
 
 function nextPage(args, k) {
@@ -214,7 +214,7 @@ const smartFileQuery = {
       fileCounts: value.results.map((r) => [r.path, r.matches.length]),
       budget,
       hint: (k, n) =>
-        `${budgetWords(budget)}: it shows the first ${k} of its ${n} matches and the matches per directory and file.${contentNote}${skippedNote} ` +
+        `${budgetWords()}: it shows the first ${k} of its ${n} matches and the matches per directory and file.${contentNote}${skippedNote} ` +
         'Narrow with glob (a directory from by_directory, e.g. "src/**"), a more specific regex, fewer contextLines or a lower maxMatches.',
     });
   },
@@ -305,7 +305,7 @@ const searchCode = {
     ),
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.path, budget, (k, n) =>
-      `${budgetWords(budget)}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
+      `${budgetWords()}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
       `Narrow with path (a directory or file from by_directory/by_file), include_extensions or a more specific query, or ${nextPage(args, k)}.`,
     ),
 };
@@ -324,7 +324,7 @@ const viewOutline = {
   run: (args, { api, root }, signal) => api.getOutline(args.path, { cwd: root, signal }),
   text: (value, args, budget, { api }) =>
     fitText(api.formatOutline(value), budget, (k, total) =>
-      `[truncated: true. ${budgetWords(budget)}: ${k} of its ${total} lines are shown. View a part of the file with ` +
+      `[truncated: true. ${budgetWords()}: ${k} of its ${total} lines are shown. View a part of the file with ` +
       'scroll_file (action "open" with path and line), or search in it with search_code (path).]',
     ),
 };
@@ -413,7 +413,7 @@ const scrollFile = {
           shown: k,
           of: lines.length,
           hint: rest
-            ? `${budgetWords(budget)}: lines ${value.viewportStart}-${last} of this window are shown (long lines shortened); ` +
+            ? `${budgetWords()}: lines ${value.viewportStart}-${last} of this window are shown (long lines shortened); ` +
               `to see from line ${last + 1}, call scroll_file with action "goto" and line ${last + 1 + half}.`
             : hintLong,
         },
@@ -461,7 +461,7 @@ const grep = {
   run: (args, { api, root }, signal) => api.grep({ ...args, cwd: root, signal }),
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>
-      `${budgetWords(budget)}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
+      `${budgetWords()}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
       'Narrow with path (a directory or file from by_directory/by_file) or a more specific pattern, or ask for fewer maxResults or contextLines.',
     ),
 };
@@ -482,7 +482,7 @@ const findFiles = {
   pathArgument: 'path',
   run: (args, { api, root }, signal) => api.findFiles({ ...args, cwd: root }, signal),
   fit: (value, args, budget) => fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>
-    `${budgetWords(budget)}: it shows the first ${k} of its ${n} entries and the entries per directory. ` +
+    `${budgetWords()}: it shows the first ${k} of its ${n} entries and the entries per directory. ` +
     'Narrow with path (a directory from by_directory) or a more specific pattern, or ask for fewer maxResults.',
   ),
 };
@@ -567,7 +567,7 @@ const globFiles = {
     ),
   fit: (value, args, budget) =>
     fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>
-      `${budgetWords(budget)}: it shows the first ${k} of its ${n} files and the files per directory. ` +
+      `${budgetWords()}: it shows the first ${k} of its ${n} files and the files per directory. ` +
       `Narrow with root (a directory from by_directory) or a more specific pattern, or ${nextPage(args, k)}.`,
     ),
 };
@@ -666,7 +666,7 @@ const grepContent = {
     ),
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>
-      `${budgetWords(budget)}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
+      `${budgetWords()}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
       `Narrow with path (a directory or file from by_directory/by_file), file_glob or a more specific pattern, ask for fewer context_lines, or ${nextPage(args, k)}.`,
     ),
 };
