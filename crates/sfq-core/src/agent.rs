@@ -467,6 +467,7 @@ impl LineScan {
             dirs: false,
             hidden: true,
             ignore_files: excluded,
+            metadata: true,
             threads: self.threads,
         };
         let (mut candidates, unreadable) = discovery::candidates(abs, &profile, cancel)?;

@@ -46,6 +46,9 @@ pub struct DiscoveryProfile {
     /// Whether `.gitignore` (and, outside git, `.ignore`) rules apply (only
     /// a hint's look at what the rules left out turns them off).
     pub ignore_files: bool,
+    /// Whether each entry is `lstat`ed for its size and time (a listing
+    /// that stats only the entries it returns turns it off).
+    pub metadata: bool,
     /// Worker threads.
     pub threads: usize,
 }
@@ -71,6 +74,7 @@ pub fn entries(
         .dirs(profile.dirs)
         .hidden(profile.hidden)
         .ignore_files(profile.ignore_files)
+        .metadata(profile.metadata)
         .threads(profile.threads);
     if let Some(filter) = &profile.filter {
         builder = builder.filter(filter.clone());

@@ -84,6 +84,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         dirs: true,
         hidden: true,
         ignore_files: true,
+        metadata: true,
         threads,
     };
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;

@@ -100,31 +100,42 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
     }
     let include = glob_set("pattern", std::slice::from_ref(&pattern), true, false)?;
     let excludes = seed004_excludes(raw, &config)?;
+    let offset = raw.int_or("offset", t, 0)? as usize;
+    let max = raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize;
     let profile = DiscoveryProfile {
         prune_names: excludes.prune_names(),
         filter: Some(excludes.filter(Some(include), "excludePatterns")?),
         dirs: false,
         hidden: raw.bool("includeHidden")?.unwrap_or(false),
         ignore_files: true,
+        // A large page is stat'ed by the parallel walk; a small one after it.
+        metadata: offset.saturating_add(max) > 2_000,
         threads: raw
             .int("threads", 1, 256)?
             .map_or_else(crate::scan::default_threads, |t| t as usize),
     };
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
-    let offset = raw.int_or("offset", t, 0)? as usize;
-    let max = raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize;
     let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
     let total = present.len();
     let files: Vec<GlobFile> = present
         .into_iter()
         .skip(offset)
         .take(max)
-        .map(|e| GlobFile {
-            absolute_path: e.abs_path.display().to_string(),
-            path: e.path,
-            size: e.size.unwrap_or(0),
-            modified: e.modified.map(iso8601).unwrap_or_default(),
+        .map(|e| {
+            let (size, modified) = match (e.size, e.modified) {
+                (Some(size), Some(modified)) => (size, Some(modified)),
+                _ => match std::fs::symlink_metadata(&e.abs_path) {
+                    Ok(m) => (m.len(), m.modified().ok()),
+                    Err(_) => (0, None),
+                },
+            };
+            GlobFile {
+                absolute_path: e.abs_path.display().to_string(),
+                path: e.path,
+                size,
+                modified: modified.map(iso8601).unwrap_or_default(),
+            }
         })
         .collect();
     Ok(GlobResult {

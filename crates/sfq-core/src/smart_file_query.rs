@@ -387,6 +387,7 @@ fn scan_files<F: Send>(
         dirs: false,
         hidden: true,
         ignore_files: true,
+        metadata: true,
         threads: config.threads,
     };
     let per_file = usize::try_from(config.max_matches).unwrap_or(usize::MAX).saturating_add(1);
