@@ -162,7 +162,7 @@ export interface OutlineResult {
   path: string;
   /** Line count (`split(/\r?\n/)`, a final newline adds none). */
   totalLines: number;
-  /** Detected language id (`typescript`, `python`, `rust`…) or null. */
+  /** Detected language id (`typescript`, `python`, `rust`, `markdown`, `toml`, `yaml`, `json`…) or null. */
   language: string | null;
   /** True when the items come from the line-based heuristic, not a parser. */
   approximate: boolean;
