@@ -32,11 +32,17 @@ describe('npm pack → npm install', () => {
       execFileSync('mkdir', ['-p', app]);
       writeFileSync(join(app, 'package.json'), '{"name":"app","version":"1.0.0","private":true}');
       writeFileSync(join(app, 'hello.txt'), 'hello agent\n');
-      execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app, stdio: 'pipe' });
+      // --prefer-offline, not --offline: the package's runtime dependency (the
+      // MCP SDK) is resolved from the registry when the cache lacks its metadata.
+      execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: app, stdio: 'pipe' });
       const cjs = execFileSync(process.execPath, ['-e',
         "const s=require('smart-file-query');console.log(JSON.stringify(s.smartFileQuerySync({regex:'agent',glob:'*.txt'}).results.map(r=>r.path)))"],
       { cwd: app, encoding: 'utf8' });
       expect(JSON.parse(cjs)).toEqual(['hello.txt']);
+      const search = execFileSync(process.execPath, ['-e',
+        "const s=require('smart-file-query');console.log(s.searchCodeSync('AGENT',{caseSensitive:false}).matchCount)"],
+      { cwd: app, encoding: 'utf8' });
+      expect(search.trim()).toBe('1');
       const esm = execFileSync(process.execPath, ['--input-type=module', '-e',
         "import {smartFileQuery} from 'smart-file-query';const r=await smartFileQuery({regex:'hello',glob:'*.txt'});console.log(r.aggregate.totalMatches)"],
       { cwd: app, encoding: 'utf8' });
