@@ -20,6 +20,11 @@ export declare class CancelToken {
   cancel(): void
   /** Whether `cancel()` was called. */
   get cancelled(): boolean
+  /**
+   * The running call's progress: `[filesTotal, filesDone, matches]`
+   * (candidate files known so far, files handled, matches found).
+   */
+  get progress(): Array<number>
 }
 
 /**

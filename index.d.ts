@@ -54,6 +54,10 @@ export interface SmartFileQueryOptions {
   timeoutMs?: number;
   /** Worker threads (1–256). Default: the number of CPUs. Output is identical for any value. */
   threads?: number;
+  /** Aborts the call (async form only; the second argument does too). */
+  signal?: AbortSignal;
+  /** Called with the search's progress while it runs (async form only). */
+  onProgress?: (progress: SearchProgress) => void;
 }
 
 /** The effective options, echoed in the payload. */
@@ -132,7 +136,7 @@ export interface SmartFileQueryResult {
 export declare function smartFileQuery(options: SmartFileQueryOptions, signal?: AbortSignal): Promise<SmartFileQueryResult>;
 
 /** {@link smartFileQuery} on the calling thread. Throws a {@link SmartFileQueryError}. */
-export declare function smartFileQuerySync(options: SmartFileQueryOptions): SmartFileQueryResult;
+export declare function smartFileQuerySync(options: Omit<SmartFileQueryOptions, 'signal' | 'onProgress'>): SmartFileQueryResult;
 
 /** What an outline item is. */
 export type OutlineKind =
@@ -291,8 +295,22 @@ export interface SkipCounts {
   budget: number;
 }
 
+/** What a running search reports to `onProgress` (about every 100 ms, when something changed). */
+export interface SearchProgress {
+  /** Candidate files found so far. */
+  filesTotal: number;
+  /** Candidate files searched (or skipped) so far. */
+  filesSearched: number;
+  /** Matches so far (matching lines for the agent searches). */
+  matches: number;
+  /** Milliseconds since the call began. */
+  elapsedMs: number;
+}
+
 /** Options every agent search takes. */
 export interface AgentSearchCommonOptions {
+  /** Called with the search's progress while it runs (async form only). */
+  onProgress?: (progress: SearchProgress) => void;
   /** Workspace root: paths are relative to it, `path` must stay inside it, and the project config file is read there. Default `process.cwd()`. */
   cwd?: string;
   /** Reject with `ETIMEOUT` after this many milliseconds (a hard error; see `timeBudgetMs` for a partial answer). */
@@ -378,7 +396,7 @@ export interface SearchResult {
  */
 export declare function searchCode(query: string, options?: SearchOptions): Promise<SearchResult>;
 /** {@link searchCode} on the calling thread. */
-export declare function searchCodeSync(query: string, options?: Omit<SearchOptions, 'signal'>): SearchResult;
+export declare function searchCodeSync(query: string, options?: Omit<SearchOptions, 'signal' | 'onProgress'>): SearchResult;
 
 /** Options of {@link grep} (seed 002). */
 export interface GrepOptions extends AgentSearchCommonOptions {
@@ -419,7 +437,7 @@ export interface GrepMatch {
  */
 export declare function grep(options: GrepOptions): Promise<GrepMatch[]>;
 /** {@link grep} on the calling thread. */
-export declare function grepSync(options: Omit<GrepOptions, 'signal'>): GrepMatch[];
+export declare function grepSync(options: Omit<GrepOptions, 'signal' | 'onProgress'>): GrepMatch[];
 
 /** Exclusion options of the seed-004 APIs (also settable in the project config file). */
 export interface Seed004ExcludeOptions {
@@ -498,7 +516,7 @@ export interface GrepContentResult {
 /** Regex search (seed 004): case-sensitive, context 2, 500 results, seed 004's exclusions and the project config. */
 export declare function grepContent(options: GrepContentOptions): Promise<GrepContentResult>;
 /** {@link grepContent} on the calling thread. */
-export declare function grepContentSync(options: Omit<GrepContentOptions, 'signal'>): GrepContentResult;
+export declare function grepContentSync(options: Omit<GrepContentOptions, 'signal' | 'onProgress'>): GrepContentResult;
 
 /** Options of {@link globFiles} (seed 004's `glob_files`, camelCase). */
 export interface GlobFilesOptions extends Seed004ExcludeOptions {
@@ -516,6 +534,8 @@ export interface GlobFilesOptions extends Seed004ExcludeOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   threads?: number;
+  /** Called with the listing's progress while it runs (async form only). */
+  onProgress?: (progress: SearchProgress) => void;
 }
 
 /** One file of {@link globFiles}. */
@@ -544,4 +564,4 @@ export interface GlobFilesResult {
 /** Files by glob (seed 004), in path order, seed 004's exclusions, `.gitignore`, hidden paths off. */
 export declare function globFiles(options: GlobFilesOptions): Promise<GlobFilesResult>;
 /** {@link globFiles} on the calling thread. */
-export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal'>): GlobFilesResult;
+export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal' | 'onProgress'>): GlobFilesResult;

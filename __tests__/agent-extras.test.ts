@@ -109,3 +109,40 @@ describe('explicit paths and force-includes', () => {
     expect(g.matches.map((m) => m.file)).toEqual(['logs/today.log']);
   });
 });
+
+describe('onProgress', () => {
+  let big: string;
+  beforeAll(() => {
+    const files: Record<string, string> = {};
+    const line = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron';
+    for (let i = 0; i < 3000; i++) files[`d${i % 30}/f${i}.txt`] = `${line}\n`.repeat(40) + (i % 7 === 0 ? 'xneedley\n' : '');
+    big = makeTree(files);
+    gitInit(big);
+  });
+  afterAll(() => rmSync(big, { recursive: true, force: true }));
+
+  it('reports files searched, files found and matches while the search runs', async () => {
+    const seen: Array<{ filesTotal: number; filesSearched: number; matches: number; elapsedMs: number }> = [];
+    const r = await searchCode('(?<=x)\\w+y|(?<=q)\\w+z', {
+      cwd: big,
+      isRegex: true,
+      threads: 1,
+      onProgress: (p) => seen.push(p),
+    });
+    expect(r.matchCount).toBe(Math.ceil(3000 / 7));
+    // Polled while it runs, and once more at the end: the final counts.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toMatchObject({ filesTotal: 3000, filesSearched: 3000, matches: r.matchCount });
+    for (const [i, p] of seen.entries()) {
+      expect(p.filesSearched).toBeLessThanOrEqual(p.filesTotal);
+      expect(p.filesTotal).toBeLessThanOrEqual(3000);
+      expect(p.matches).toBeLessThanOrEqual(r.matchCount);
+      if (i > 0) expect(p.filesSearched).toBeGreaterThanOrEqual(seen[i - 1].filesSearched);
+    }
+  });
+
+  it('must be a function, and only the async form takes it', async () => {
+    await expect(searchCode('x', { cwd: big, onProgress: 3 as never })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
+    expect(() => searchCodeSync('x', { cwd: big, onProgress: () => {} } as never)).toThrow(/onProgress/);
+  });
+});

@@ -533,7 +533,12 @@ describe('background execution', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     expect(started).toMatchObject({ status: 'running', task_id: expect.any(String) });
     expect(started.message).toMatch(/after 1 s/);
-    expect(await ok(slow, 'task_status', { task_id: started.task_id })).toMatchObject({ status: 'running' });
+    const status = await ok(slow, 'task_status', { task_id: started.task_id });
+    expect(status).toMatchObject({ status: 'running' });
+    // The engine's counters, polled while the search runs.
+    expect(status.progress).toMatchObject({ files_total: expect.any(Number), files_searched: expect.any(Number), matches: 0 });
+    expect(status.progress.files_total).toBeGreaterThan(0);
+    expect(status.progress.files_searched).toBeLessThanOrEqual(status.progress.files_total);
     expect(await ok(slow, 'task_cancel', { task_id: started.task_id })).toMatchObject({ status: 'cancelled' });
     expect(await ok(slow, 'task_status', { task_id: started.task_id })).toMatchObject({ status: 'cancelled' });
     expect(await ok(slow, 'task_result', { task_id: started.task_id })).toMatchObject({ status: 'cancelled' });

@@ -108,10 +108,20 @@ function runValue(kind, options, patternKey, signal) {
   return run(kind, options, patternKey, signal, true);
 }
 
+/** How often `onProgress` is polled, in milliseconds. */
+const PROGRESS_INTERVAL_MS = 100;
+
 function run(kind, options, patternKey, signal, compact) {
   return new Promise((resolve, reject) => {
     let request;
+    let onProgress;
     try {
+      if (isPlainOptions(options) && 'onProgress' in options) {
+        ({ onProgress, ...options } = options);
+        if (onProgress !== undefined && typeof onProgress !== 'function') {
+          throw codedError('EINVALIDOPTION', `${kind}: option 'onProgress' must be a function`);
+        }
+      }
       request = encode(kind, options, patternKey);
     } catch (e) {
       reject(e);
@@ -128,6 +138,7 @@ function run(kind, options, patternKey, signal, compact) {
     const token = new binding.CancelToken();
     let settled = false;
     let timer;
+    let poller;
     const onAbort = () => {
       token.cancel();
       finish(reject, abortError(signal));
@@ -137,6 +148,7 @@ function run(kind, options, patternKey, signal, compact) {
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       if (timer !== undefined) clearTimeout(timer);
+      if (poller !== undefined) clearInterval(poller);
       settle(value);
     }
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -146,6 +158,29 @@ function run(kind, options, patternKey, signal, compact) {
         token.cancel();
         finish(reject, codedError('ETIMEOUT', `The operation timed out after ${ms} ms (timeoutMs)`));
       }, ms);
+    }
+    // Progress: polled while the call runs, and reported once more when it
+    // ends (so a caller always sees the final counts).
+    let report = () => true;
+    if (onProgress !== undefined) {
+      const started = Date.now();
+      let last = '';
+      report = () => {
+        const [filesTotal, filesSearched, matches] = token.progress;
+        const key = `${filesTotal}/${filesSearched}/${matches}`;
+        if (key === last) return true;
+        last = key;
+        try {
+          onProgress({ filesTotal, filesSearched, matches, elapsedMs: Date.now() - started });
+          return true;
+        } catch (e) {
+          // A throwing callback is the caller's bug: stop and say so.
+          token.cancel();
+          finish(reject, e);
+          return false;
+        }
+      };
+      poller = setInterval(report, PROGRESS_INTERVAL_MS);
     }
     let task;
     try {
@@ -157,7 +192,8 @@ function run(kind, options, patternKey, signal, compact) {
     task.then(
       (outcome) => {
         try {
-          finish(resolve, unwrap(outcome));
+          const value = unwrap(outcome);
+          if (!settled && report()) finish(resolve, value);
         } catch (e) {
           finish(reject, e);
         }

@@ -15,7 +15,8 @@ use std::time::Instant;
 use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint32Array, Utf16String};
 use napi::{Env, Task};
 use napi_derive::napi;
-use sfq_core::{Command, Encoded, Format};
+use sfq_core::cancel::Progress;
+use sfq_core::{Cancel, Command, Encoded, Format};
 
 /// A result in the compact transport (decoded by `lib/decode.js`; the
 /// format is documented in `sfq_core::transport`).
@@ -75,6 +76,7 @@ impl From<CoreOutcome> for Outcome {
 #[napi]
 pub struct CancelToken {
     flag: Arc<AtomicBool>,
+    progress: Arc<Progress>,
 }
 
 #[napi]
@@ -83,7 +85,7 @@ impl CancelToken {
     #[napi(constructor)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> CancelToken {
-        CancelToken { flag: Arc::new(AtomicBool::new(false)) }
+        CancelToken { flag: Arc::new(AtomicBool::new(false)), progress: Arc::default() }
     }
 
     /// Asks the work observing this token to stop.
@@ -97,6 +99,13 @@ impl CancelToken {
     pub fn cancelled(&self) -> bool {
         self.flag.load(Ordering::Relaxed)
     }
+
+    /// The running call's progress: `[filesTotal, filesDone, matches]`
+    /// (candidate files known so far, files handled, matches found).
+    #[napi(getter)]
+    pub fn progress(&self) -> Vec<f64> {
+        self.progress.snapshot().iter().map(|&n| n as f64).collect()
+    }
 }
 
 /// One native call: what to run and how to hand the result back.
@@ -105,6 +114,7 @@ struct Request {
     options: String,
     pattern: Option<Vec<u16>>,
     flag: Arc<AtomicBool>,
+    progress: Arc<Progress>,
     started: Instant,
     format: Format,
 }
@@ -115,6 +125,7 @@ impl Request {
         options: String,
         pattern: Option<Utf16String>,
         flag: Arc<AtomicBool>,
+        progress: Arc<Progress>,
         compact: Option<bool>,
     ) -> Request {
         let format = if compact == Some(true) { Format::Compact } else { Format::Json };
@@ -123,6 +134,7 @@ impl Request {
             options,
             pattern: pattern.map(|p| p.to_vec()),
             flag,
+            progress,
             started: Instant::now(),
             format,
         }
@@ -132,9 +144,11 @@ impl Request {
     fn run(&mut self) -> CoreOutcome {
         let (command, options, pattern) =
             (self.command.clone(), &self.options, self.pattern.take());
-        let (flag, started, format) = (self.flag.clone(), self.started, self.format);
+        let base =
+            Cancel::new(self.flag.clone(), self.started).with_progress(self.progress.clone());
+        let format = self.format;
         match catch_unwind(AssertUnwindSafe(|| {
-            sfq_core::query_encoded(command?, options, pattern, flag, started, format)
+            sfq_core::query_encoded(command?, options, pattern, base, format)
         })) {
             Ok(Ok(encoded)) => Ok(encoded),
             Ok(Err(e)) => Err((e.code().as_str().to_string(), e.message().to_string())),
@@ -162,7 +176,7 @@ pub fn query_sync(
     pattern: Option<Utf16String>,
     compact: Option<bool>,
 ) -> Outcome {
-    Request::new(kind, options, pattern, Arc::new(AtomicBool::new(false)), compact).run().into()
+    Request::new(kind, options, pattern, Arc::default(), Arc::default(), compact).run().into()
 }
 
 /// The work of [`query`], run on the libuv thread pool.
@@ -192,7 +206,14 @@ pub fn query(
     token: &CancelToken,
     compact: Option<bool>,
 ) -> AsyncTask<QueryTask> {
-    AsyncTask::new(QueryTask(Request::new(kind, options, pattern, token.flag.clone(), compact)))
+    AsyncTask::new(QueryTask(Request::new(
+        kind,
+        options,
+        pattern,
+        token.flag.clone(),
+        token.progress.clone(),
+        compact,
+    )))
 }
 
 /// Bench-only (`--features crossing-bench`): runs a query once and hands
@@ -211,8 +232,7 @@ pub fn crossing_bench_sync(
         Command::parse(&kind).map_err(|e| napi::Error::from_reason(e.to_string()))?,
         &options,
         None,
-        Arc::new(AtomicBool::new(false)),
-        Instant::now(),
+        Cancel::default(),
     )
     .map_err(|e| napi::Error::from_reason(e.to_string()))?;
     let search_ms = ms(t);

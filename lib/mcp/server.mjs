@@ -190,7 +190,13 @@ export function createMcpServer(options) {
 
   async function callSearch(spec, args, signal) {
     if (!spec.background) return answer(spec, await spec.run(args, ctx, signal), args);
-    const task = tasks.start(spec.name, args, (taskSignal) => spec.run(args, ctx, taskSignal));
+    // The engine's progress counters, kept on the task for task_status.
+    let task;
+    task = tasks.start(spec.name, args, (taskSignal) =>
+      spec.run(args, ctx, taskSignal, (progress) => {
+        if (task !== undefined) task.progress = progress;
+      }),
+    );
     // A client that cancels its request while it still waits stops the search.
     const onAbort = () => tasks.cancel(task);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -221,8 +227,11 @@ export function createMcpServer(options) {
     };
     if (task.finishedAt !== undefined) out.finished_at = new Date(task.finishedAt).toISOString();
     if (task.status === 'running') {
-      out.progress = { elapsed_seconds: out.elapsed_seconds };
-      out.message = 'Still running; the engine reports no partial counts yet. task_result with wait_seconds waits for the result.';
+      const p = task.progress;
+      out.progress = p === undefined
+        ? { elapsed_seconds: out.elapsed_seconds }
+        : { files_searched: p.filesSearched, files_total: p.filesTotal, matches: p.matches, elapsed_seconds: out.elapsed_seconds };
+      out.message = 'Still running (files_total grows while files are still being found). task_result with wait_seconds waits for the result.';
     }
     if (task.status === 'failed') out.error = toolError(specs.get(task.tool), task.args, task.error).message;
     return out;

@@ -8,7 +8,7 @@
 //     background?: true,                // waits up to timeout_seconds, then a task
 //     argumentNames?: { apiOption: 'argument' },  // to speak of arguments in API errors
 //     pathArgument?, patternArgument?,  // which argument a path / pattern error is about
-//     run(args, ctx, signal) → value,   // ctx: { api, root, viewer }
+//     run(args, ctx, signal, onProgress?) → value,   // ctx: { api, root, viewer }; onProgress for background tools
 //     fit(value, args, budget) → value, // under the character budget (lib/mcp/budget.mjs)
 //     text?(value, args, budget) → string,  // a text answer instead of JSON
 //   }
@@ -287,7 +287,7 @@ const searchCode = {
   pathArgument: 'path',
   patternArgument: 'query',
   messageArguments: [[/query is empty/, 'query']],
-  run: (args, { api, root }, signal) =>
+  run: (args, { api, root }, signal, onProgress) =>
     api.searchCode(
       args.query,
       defined({
@@ -301,6 +301,7 @@ const searchCode = {
         withSymbols: args.with_symbols,
         cwd: root,
         signal,
+        onProgress,
       }),
     ),
   fit: (value, args, budget) =>
@@ -551,7 +552,7 @@ const globFiles = {
   argumentNames: { pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset' },
   pathArgument: 'root',
   patternArgument: 'pattern',
-  run: async (args, { api, root }, signal) =>
+  run: async (args, { api, root }, signal, onProgress) =>
     snakeKeys(
       await api.globFiles(
         defined({
@@ -562,6 +563,7 @@ const globFiles = {
           offset: args.offset,
           cwd: root,
           signal,
+          onProgress,
         }),
       ),
     ),
@@ -647,7 +649,7 @@ const grepContent = {
   pathArgument: 'path',
   patternArgument: 'pattern',
   messageArguments: [[/query is empty/, 'pattern']],
-  run: async (args, { api, root }, signal) =>
+  run: async (args, { api, root }, signal, onProgress) =>
     snakeKeys(
       await api.grepContent(
         defined({
@@ -661,6 +663,7 @@ const grepContent = {
           withSymbols: args.with_symbols,
           cwd: root,
           signal,
+          onProgress,
         }),
       ),
     ),

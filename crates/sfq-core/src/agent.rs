@@ -352,6 +352,10 @@ impl Collector<FileLines> for LinesCollector {
     fn unreadable(&mut self, _dir: discovery::Unreadable) {
         self.found.skipped.unreadable += 1;
     }
+
+    fn matches(&self) -> u64 {
+        self.found.total
+    }
 }
 
 impl LineScan {

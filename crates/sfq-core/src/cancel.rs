@@ -2,15 +2,39 @@
 //! optional deadline (`timeoutMs`), polled by long-running work.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, ErrorCode, Result};
+
+/// Counters a running call updates and its caller may read at any time
+/// (for progress reports): candidate files known, files handled, matches.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Candidate files found so far.
+    pub files_total: AtomicU64,
+    /// Candidate files handled (searched or skipped).
+    pub files_done: AtomicU64,
+    /// Matches (matching lines for the agent searches) found so far.
+    pub matches: AtomicU64,
+}
+
+impl Progress {
+    /// The three counters, in that order.
+    pub fn snapshot(&self) -> [u64; 3] {
+        [
+            self.files_total.load(Ordering::Relaxed),
+            self.files_done.load(Ordering::Relaxed),
+            self.matches.load(Ordering::Relaxed),
+        ]
+    }
+}
 
 /// Shared between the caller (who may abort) and the worker (who polls).
 #[derive(Debug, Clone)]
 pub struct Cancel {
     aborted: Arc<AtomicBool>,
+    progress: Arc<Progress>,
     started: Instant,
     deadline: Option<Instant>,
     timeout_ms: u64,
@@ -25,7 +49,23 @@ impl Default for Cancel {
 impl Cancel {
     /// A token observing `aborted`, for a call that started at `started`.
     pub fn new(aborted: Arc<AtomicBool>, started: Instant) -> Cancel {
-        Cancel { aborted, started, deadline: None, timeout_ms: 0 }
+        Cancel { aborted, progress: Arc::default(), started, deadline: None, timeout_ms: 0 }
+    }
+
+    /// The same, reporting into `progress`.
+    pub fn with_progress(mut self, progress: Arc<Progress>) -> Cancel {
+        self.progress = progress;
+        self
+    }
+
+    /// The call's progress counters.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// When the call began.
+    pub fn started(&self) -> Instant {
+        self.started
     }
 
     /// The same token with a deadline `timeout_ms` after the call started.

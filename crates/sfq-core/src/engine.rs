@@ -7,6 +7,7 @@
 //! `maxMatches`, `maxResults` and time budgets end a scan early.
 
 use std::path::Path;
+use std::sync::atomic::Ordering;
 
 use crate::cancel::Cancel;
 use crate::discovery::{self, Candidate, DiscoveryProfile, Unreadable};
@@ -52,6 +53,10 @@ pub trait Collector<F> {
     fn collect(&mut self, cand: &Candidate, outcome: Outcome<F>) -> Result<Flow>;
     /// A directory or ignore file that could not be read (after the files).
     fn unreadable(&mut self, _dir: Unreadable) {}
+    /// Matches collected so far (for progress reports).
+    fn matches(&self) -> u64 {
+        0
+    }
 }
 
 /// Lists the candidates under `root` with `profile`, and runs `work` on each
@@ -89,6 +94,8 @@ where
     W: Fn(&Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
+    let progress = cancel.progress();
+    progress.files_total.fetch_add(candidates.len() as u64, Ordering::Relaxed);
     crate::scan::ordered(
         candidates,
         threads,
@@ -101,7 +108,10 @@ where
         },
         |(cand, outcome)| {
             cancel.check()?;
-            collector.collect(cand, outcome)
+            let flow = collector.collect(cand, outcome);
+            progress.files_done.fetch_add(1, Ordering::Relaxed);
+            progress.matches.store(collector.matches(), Ordering::Relaxed);
+            flow
         },
     )?;
     cancel.check()

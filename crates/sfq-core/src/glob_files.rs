@@ -118,6 +118,10 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
     cancel.check()?;
     let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
     let total = present.len();
+    let progress = cancel.progress();
+    for counter in [&progress.files_total, &progress.files_done, &progress.matches] {
+        counter.store(total as u64, std::sync::atomic::Ordering::Relaxed);
+    }
     let files: Vec<GlobFile> = present
         .into_iter()
         .skip(offset)

@@ -32,10 +32,6 @@ pub mod smart_file_query;
 pub mod text;
 pub mod transport;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
-
 pub use cancel::Cancel;
 pub use error::{Error, ErrorCode, Result};
 
@@ -113,17 +109,16 @@ pub enum Output {
 
 /// Runs the API `kind` with the JSON `options` and returns its result as
 /// minified JSON with `JSON.stringify`'s exact bytes. `pattern` is the main
-/// pattern as UTF-16 when the wrapper passes it beside the JSON; `aborted`
-/// is set by the caller to abort; `started` is when the call began (for
-/// `timeoutMs`).
+/// pattern as UTF-16 when the wrapper passes it beside the JSON; `base` is the
+/// call's cancellation (its abort flag, its start for `timeoutMs`, and the
+/// progress counters the caller may read while it runs).
 pub fn query(
     kind: Command,
     options: &str,
     pattern: Option<Vec<u16>>,
-    aborted: Arc<AtomicBool>,
-    started: Instant,
+    base: Cancel,
 ) -> Result<Vec<u8>> {
-    match query_encoded(kind, options, pattern, aborted, started, Format::Json)? {
+    match query_encoded(kind, options, pattern, base, Format::Json)? {
         Encoded::Json(bytes) => Ok(bytes),
         Encoded::Compact(_) => unreachable!("asked for JSON"),
     }
@@ -152,16 +147,15 @@ pub fn query_encoded(
     kind: Command,
     options: &str,
     pattern: Option<Vec<u16>>,
-    aborted: Arc<AtomicBool>,
-    started: Instant,
+    base: Cancel,
     format: Format,
 ) -> Result<Encoded> {
     if kind == Command::SmartFileQuery {
         // Serialised file by file on the worker pool.
-        let (config, cancel) = smart_file_query_config(options, pattern, aborted, started)?;
+        let (config, cancel) = smart_file_query_config(options, pattern, base)?;
         return smart_file_query::run_encoded(&config, &cancel, format);
     }
-    let output = query_output(kind, options, pattern, aborted, started)?;
+    let output = query_output(kind, options, pattern, base)?;
     let internal = |e: &dyn std::fmt::Display| {
         Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}"))
     };
@@ -177,13 +171,12 @@ pub fn query_encoded(
 fn smart_file_query_config(
     options: &str,
     pattern: Option<Vec<u16>>,
-    aborted: Arc<AtomicBool>,
-    started: Instant,
+    base: Cancel,
 ) -> Result<(smart_file_query::SfqConfig, Cancel)> {
     let raw =
         options::RawOptions::parse("smartFileQuery", options, smart_file_query::OPTION_NAMES)?;
     let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
-    let cancel = Cancel::new(aborted, started).with_timeout(config.timeout_ms);
+    let cancel = base.with_timeout(config.timeout_ms);
     cancel.check()?;
     Ok((config, cancel))
 }
@@ -193,14 +186,14 @@ pub fn query_output(
     command: Command,
     options: &str,
     pattern: Option<Vec<u16>>,
-    aborted: Arc<AtomicBool>,
-    started: Instant,
+    base: Cancel,
 ) -> Result<Output> {
     if command == Command::SmartFileQuery {
-        let (config, cancel) = smart_file_query_config(options, pattern, aborted, started)?;
+        let (config, cancel) = smart_file_query_config(options, pattern, base)?;
         return Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?));
     }
-    let cancel = Cancel::new(aborted, started);
+    let cancel = base;
+    let started = cancel.started();
     // A profile's options, checked against its table, and its cancellation.
     let table =
         |api: &'static str, t: &[options::OptSpec]| -> Result<(options::RawOptions, Cancel)> {

@@ -362,6 +362,10 @@ impl<F> Collector<Found<F>> for MaxMatches<'_, F> {
         Ok(Flow::Continue)
     }
 
+    fn matches(&self) -> u64 {
+        self.out.aggregate.total_matches
+    }
+
     fn unreadable(&mut self, u: Unreadable) {
         // Directories that could not be read are reported after the files.
         self.out.skipped.push(Skipped {
