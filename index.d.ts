@@ -252,7 +252,7 @@ export declare function createWindowViewer(windowSize?: number, options?: { cwd?
 
 /** Options of {@link findFiles} (seed 002). */
 export interface FindFilesOptions {
-  /** Glob (picomatch meaning, dotfiles matched); without `/` it matches names at any depth (`*.ts`). Required. */
+  /** Glob (picomatch meaning, dotfiles matched); without `/` it matches names at any depth (`*.ts`); with `/` it is matched against paths relative to `path` when `path` is given (`deep/*.ts` with `path: 'src'` finds `src/deep/x.ts`), else to `cwd`. Required. */
   pattern: string;
   /** Directory to search, inside `cwd`. Default: `cwd` itself. Paths returned stay relative to `cwd`. */
   path?: string;
@@ -559,6 +559,10 @@ export interface GlobFilesResult {
   /** Absolute directory searched. */
   root: string;
   pattern: string;
+  /** What was not listed, by reason (a listing only meets unreadable directories). */
+  skipped: SkipCounts;
+  /** When nothing matched: how many matching files the exclusions, `.gitignore` or the hidden rule left out (`0 files; 2 excluded by node_modules`). */
+  hint?: string;
 }
 
 /** Files by glob (seed 004), in path order, seed 004's exclusions, `.gitignore`, hidden paths off. */

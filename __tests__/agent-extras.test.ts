@@ -45,6 +45,15 @@ describe('hint when nothing matched', () => {
     expect(g.hint).toBe('0 matches; 3 in files excluded by node_modules, 1 in files ignored by .gitignore');
   });
 
+  it('tells globFiles callers which files the exclusions, .gitignore or the hidden rule left out', async () => {
+    const js = await globFiles({ pattern: '**/*.js', cwd: dir });
+    expect(js).toMatchObject({ total: 0, files: [], hint: '0 files; 2 excluded by node_modules' });
+    expect(js.skipped).toEqual({ binary: 0, tooLarge: 0, unreadable: 0, budget: 0 });
+    expect((await globFiles({ pattern: '**/*.log', cwd: dir })).hint).toBe('0 files; 1 ignored by .gitignore');
+    expect((await globFiles({ pattern: '.git*', cwd: dir })).hint).toBe('0 files; 1 hidden (includeHidden: true lists them)');
+    expect((await globFiles({ pattern: '**/*.ts', cwd: dir })).hint).toBeUndefined();
+  });
+
   it('is absent when something matched or nothing anywhere would', async () => {
     expect((await searchCode('pending', { cwd: dir })).hint).toBeUndefined();
     expect((await searchCode('absent-everywhere', { cwd: dir })).hint).toBeUndefined();

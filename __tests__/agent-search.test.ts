@@ -735,8 +735,10 @@ describe('globFiles', () => {
       truncated: false,
       root,
       pattern: '**/*.py',
+      // Beyond the seed's fields: what was not listed, by reason.
+      skipped: { binary: 0, tooLarge: 0, unreadable: 0, budget: 0 },
     });
-    expect(Object.keys(r).sort()).toEqual(['files', 'pattern', 'returned', 'root', 'total', 'truncated']);
+    expect(Object.keys(r).sort()).toEqual(['files', 'pattern', 'returned', 'root', 'skipped', 'total', 'truncated']);
     expect(Object.keys(r.files[0]).sort()).toEqual(['absolutePath', 'modified', 'path', 'size']);
     expect(r.files.map((f) => f.modified)).toEqual([
       '2021-03-04T05:06:07.891Z', '2022-01-02T03:04:05.600Z', '2022-01-03T03:04:05.601Z', '2022-01-04T03:04:05.602Z',

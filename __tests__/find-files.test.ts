@@ -60,6 +60,9 @@ describe('findFiles', () => {
 
   it('scopes to a directory, keeps root-relative paths, and caps at maxResults', async () => {
     expect((await findFiles({ cwd: repo, pattern: '*.ts', path: 'src/deep' })).map((f) => f.path)).toEqual(['src/deep/c.ts']);
+    // A pattern with a slash is relative to `path`, as `find path -path` users expect.
+    expect((await findFiles({ cwd: repo, pattern: 'deep/*.ts', path: 'src' })).map((f) => f.path)).toEqual(['src/deep/c.ts']);
+    expect(await findFiles({ cwd: repo, pattern: 'src/deep/*.ts', path: 'src' })).toEqual([]);
     expect(findFilesSync({ cwd: repo, pattern: '*', maxResults: 2 })).toHaveLength(2);
     expect(findFilesSync({ cwd: repo, pattern: '*' }).length).toBeLessThanOrEqual(100);
   });
@@ -81,8 +84,10 @@ describe('findFiles', () => {
       const isMatch = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
       const expected = all.filter((f) => isMatch(f.path));
       expect(findFilesSync({ cwd: repo, pattern, maxResults: 100000 }), pattern).toEqual(expected);
+      // With `path`, the pattern is relative to it (paths returned stay root-relative).
       const scoped = findFilesSync({ cwd: repo, pattern, path: 'src', maxResults: 100000 });
-      expect(scoped, `${pattern} in src`).toEqual(expected.filter((f) => f.path.startsWith('src/')));
+      const under = all.filter((f) => f.path.startsWith('src/') && isMatch(f.path.slice('src/'.length)));
+      expect(scoped, `${pattern} in src`).toEqual(under);
     }
   });
 });

@@ -33,21 +33,20 @@ pub struct Found {
     pub size: Option<u64>,
 }
 
-/// Prunes the walk to directories that match the pattern or can hold a match
-/// (paths are relative to the walk's base, `prefix` makes them root-relative).
+/// Prunes the walk to directories that match the pattern or can hold a match.
+/// Paths are relative to the walk's base (`path`), as the pattern is (a user
+/// of `find path -path` expects `src/*.ts` under `path`, not under the root).
 /// Files are matched as they are found; directories after the walk.
 struct PatternFilter {
     globs: GlobSet,
-    prefix: String,
 }
 
 impl PathFilter for PatternFilter {
     fn skip_dir(&self, path: &str) -> bool {
-        let path = format!("{}{path}", self.prefix);
-        !self.globs.could_match_under(&path) && !self.globs.is_match(&path)
+        !self.globs.could_match_under(path) && !self.globs.is_match(path)
     }
     fn keep_file(&self, path: &str) -> bool {
-        self.globs.is_match(&format!("{}{path}", self.prefix))
+        self.globs.is_match(path)
     }
 }
 
@@ -80,7 +79,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
     let profile = DiscoveryProfile {
         prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
-        filter: Some(Arc::new(PatternFilter { globs: globs.clone(), prefix: prefix.clone() })),
+        filter: Some(Arc::new(PatternFilter { globs: globs.clone() })),
         dirs: true,
         hidden: true,
         ignore_files: true,
@@ -94,12 +93,12 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         if e.missing.is_some() {
             continue; // tracked but deleted: nothing to find on disk
         }
-        let path = format!("{prefix}{}", e.path);
         // Files were matched by the filter during the walk; directories are
         // matched here (the filter may only prune them).
-        if e.kind != EntryKind::File && !globs.is_match(&path) {
+        if e.kind != EntryKind::File && !globs.is_match(&e.path) {
             continue;
         }
+        let path = format!("{prefix}{}", e.path);
         let (kind, size) = match e.kind {
             EntryKind::File => ("file", e.size),
             _ => ("dir", None),

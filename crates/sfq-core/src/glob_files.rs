@@ -7,10 +7,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use crate::agent::seed004_excludes;
+use crate::agent::{SkipCounts, seed004_excludes};
 use crate::cancel::Cancel;
 use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
+use crate::excludes::Excludes;
 use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::project_config::ProjectConfig;
@@ -62,6 +63,13 @@ pub struct GlobResult {
     pub root: String,
     /// The pattern as given.
     pub pattern: String,
+    /// What was not listed, by reason (a listing only meets unreadable
+    /// directories).
+    pub skipped: SkipCounts,
+    /// When nothing matched: how many files the exclusions, `.gitignore` or
+    /// the hidden rule left out (`0 files; 3 excluded by node_modules`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// One file of [`GlobResult`].
@@ -100,13 +108,14 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
     }
     let include = glob_set("pattern", std::slice::from_ref(&pattern), true, false)?;
     let excludes = seed004_excludes(raw, &config)?;
+    let hidden = raw.bool("includeHidden")?.unwrap_or(false);
     let offset = raw.int_or("offset", t, 0)? as usize;
     let max = raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize;
     let profile = DiscoveryProfile {
         prune_names: excludes.prune_names(),
-        filter: Some(excludes.filter(Some(include), "excludePatterns")?),
+        filter: Some(excludes.filter(Some(include.clone()), "excludePatterns")?),
         dirs: false,
-        hidden: raw.bool("includeHidden")?.unwrap_or(false),
+        hidden,
         ignore_files: true,
         // A large page is stat'ed by the parallel walk; a small one after it.
         metadata: offset.saturating_add(max) > 2_000,
@@ -114,7 +123,8 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
             .int("threads", 1, 256)?
             .map_or_else(crate::scan::default_threads, |t| t as usize),
     };
-    let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
+    let started = std::time::Instant::now();
+    let (entries, unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
     let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
     let total = present.len();
@@ -142,7 +152,15 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
             }
         })
         .collect();
+    let hint = if total == 0 {
+        let limit = (started.elapsed() / 10).clamp(HINT_MIN, HINT_MAX);
+        hint(&base, &profile, include, &excludes, &cancel.bounded(limit))
+    } else {
+        None
+    };
     Ok(GlobResult {
+        skipped: SkipCounts { unreadable: unreadable.len() as u64, ..SkipCounts::default() },
+        hint,
         total: total as u64,
         returned: files.len() as u64,
         truncated: offset + files.len() < total,
@@ -150,6 +168,57 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         root: base.display().to_string(),
         pattern,
     })
+}
+
+const HINT_MIN: std::time::Duration = std::time::Duration::from_millis(20);
+const HINT_MAX: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// When nothing matched: the files matching the pattern that were left out,
+/// by what left them out; a bounded look (`cancel` carries its deadline).
+fn hint(
+    base: &std::path::Path,
+    profile: &DiscoveryProfile,
+    include: sfq_walk::glob::GlobSet,
+    excludes: &Excludes,
+    cancel: &Cancel,
+) -> Option<String> {
+    let open = DiscoveryProfile {
+        prune_names: vec![],
+        filter: Some(Excludes::default().filter(Some(include), "pattern").ok()?),
+        dirs: false,
+        hidden: true,
+        ignore_files: false,
+        metadata: false,
+        threads: profile.threads,
+    };
+    let (all, _) = discovery::entries(base, &open, cancel).ok()?;
+    let set = excludes.exclude_set("excludePatterns").ok()?;
+    let prune = excludes.prune_names();
+    let mut by_reason: Vec<(String, u64)> = Vec::new();
+    for e in &all {
+        let dirs: Vec<&str> = e.path.split('/').collect();
+        let reason = if let Some(name) =
+            dirs[..dirs.len() - 1].iter().find(|d| prune.iter().any(|p| p == *d))
+        {
+            format!("excluded by {name}")
+        } else if excludes.excludes(&e.path, set.as_ref()) {
+            "excluded by the exclusion patterns".to_string()
+        } else if !profile.hidden && dirs.iter().any(|d| d.starts_with('.')) {
+            "hidden (includeHidden: true lists them)".to_string()
+        } else {
+            "ignored by .gitignore".to_string()
+        };
+        match by_reason.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => by_reason.push((reason, 1)),
+        }
+    }
+    if by_reason.is_empty() {
+        return None;
+    }
+    by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let parts: Vec<String> = by_reason.iter().map(|(r, n)| format!("{n} {r}")).collect();
+    Some(format!("0 files; {}", parts.join(", ")))
 }
 
 /// A time as JavaScript's `Date#toISOString` writes it.
