@@ -2,8 +2,9 @@
 // (withSymbols), and the explicit-file and force-include corners of the agent
 // searches, through the public JS API on generated git repositories.
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globFiles, grepContent, searchCode, searchCodeSync } from '../index.js';
+import { getOutlineSync, globFiles, grepContent, type OutlineItem, searchCode, searchCodeSync } from '../index.js';
 import { gitInit, makeTree } from './helpers/tree';
 
 let dir: string;
@@ -154,4 +155,34 @@ describe('onProgress', () => {
     await expect(searchCode('x', { cwd: big, onProgress: 3 as never })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
     expect(() => searchCodeSync('x', { cwd: big, onProgress: () => {} } as never)).toThrow(/onProgress/);
   });
+});
+
+describe('withSymbols on each language fixture', () => {
+  const SAMPLES = join(__dirname, '..', 'crates', 'sfq-outline', 'tests', 'fixtures', 'samples');
+  const CORE = ['sample.ts', 'sample.tsx', 'sample.js', 'sample.py', 'sample.rs', 'sample.go', 'Sample.java', 'sample.c', 'sample.cpp', 'sample.md', 'sample.toml', 'sample.yaml', 'sample.json'];
+
+  /** The innermost non-import item holding `line`, as getOutline gives it. */
+  function innermost(items: OutlineItem[], line: number): OutlineItem | undefined {
+    const item = items.find((i) => i.kind !== 'import' && i.range[0] <= line && line <= i.range[1]);
+    if (item === undefined) return undefined;
+    return innermost(item.children ?? [], line) ?? item;
+  }
+
+  for (const name of CORE) {
+    it(`labels every line of ${name} with the outline item getOutline gives`, async () => {
+      const outline = getOutlineSync(name, { cwd: SAMPLES });
+      expect(outline.approximate).toBe(false);
+      // Every line with a non-space character: one entry per line.
+      const r = await searchCode('\\S', { cwd: SAMPLES, path: name, isRegex: true, withSymbols: true, maxResults: 100000 });
+      expect(r.matches.length).toBeGreaterThan(5);
+      let labelled = 0;
+      for (const m of r.matches) {
+        const item = innermost(outline.items, m.lineNumber);
+        const want = item && { name: item.name, kind: item.kind, range: item.range };
+        expect(m.symbol, `${name}:${m.lineNumber}`).toEqual(want);
+        if (want) labelled++;
+      }
+      expect(labelled).toBeGreaterThan(0);
+    });
+  }
 });
