@@ -343,6 +343,8 @@ export interface SearchOptions extends AgentSearchCommonOptions {
   timeBudgetMs?: number;
   /** Label each match with its innermost outline item (`symbol`); only files with matches are parsed, and files no grammar covers get none. */
   withSymbols?: boolean;
+  /** Milliseconds for the `hint`'s look at excluded and git-ignored files when nothing matched (0: no hint). Default: a twentieth of the search's own time, 5 ms to 1 s. */
+  hintMs?: number;
 }
 
 /** The innermost outline item (as {@link getOutline} gives it) holding a matching line. */
@@ -471,6 +473,8 @@ export interface GrepContentOptions extends AgentSearchCommonOptions, Seed004Exc
   timeBudgetMs?: number;
   /** Label each match with its innermost outline item (`symbol`). */
   withSymbols?: boolean;
+  /** Milliseconds for the `hint`'s look when nothing matched (0: no hint). Default: a twentieth of the search's time, 5 ms to 1 s. */
+  hintMs?: number;
 }
 
 /** One matching line of {@link grepContent}. */

@@ -38,11 +38,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('hint when nothing matched', () => {
   it('says how many matching lines the excluded and ignored files hold, by what left them out', async () => {
-    const r = await searchCode('onlyHere', { cwd: dir });
+    // hintMs: a generous look, so the counts do not depend on the machine's load.
+    const r = await searchCode('onlyHere', { cwd: dir, hintMs: 5000 });
     expect(r.matchCount).toBe(0);
     expect(r.matches).toEqual([]);
     expect(r.hint).toBe('0 matches; 3 in files excluded by node_modules, 1 in files ignored by .gitignore');
-    const g = await grepContent({ pattern: 'onlyHere', cwd: dir });
+    const g = await grepContent({ pattern: 'onlyHere', cwd: dir, hintMs: 5000 });
     expect(g.hint).toBe('0 matches; 3 in files excluded by node_modules, 1 in files ignored by .gitignore');
   });
 
@@ -55,13 +56,14 @@ describe('hint when nothing matched', () => {
     expect((await globFiles({ pattern: '**/*.ts', cwd: dir })).hint).toBeUndefined();
   });
 
-  it('is absent when something matched or nothing anywhere would', async () => {
+  it('is absent when something matched, nothing anywhere would, or hintMs is 0', async () => {
     expect((await searchCode('pending', { cwd: dir })).hint).toBeUndefined();
-    expect((await searchCode('absent-everywhere', { cwd: dir })).hint).toBeUndefined();
+    expect((await searchCode('absent-everywhere', { cwd: dir, hintMs: 5000 })).hint).toBeUndefined();
+    expect((await searchCode('onlyHere', { cwd: dir, hintMs: 0 })).hint).toBeUndefined();
   });
 
   it('respects the file selection: files the extensions leave out are not counted', async () => {
-    const r = await searchCode('onlyHere', { cwd: dir, includeExtensions: ['.log'] });
+    const r = await searchCode('onlyHere', { cwd: dir, includeExtensions: ['.log'], hintMs: 5000 });
     expect(r.hint).toBe('0 matches; 1 in files ignored by .gitignore');
   });
 });

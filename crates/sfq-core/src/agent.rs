@@ -87,6 +87,11 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
             Kind::Bool,
             "label each match with its innermost outline item (name, kind, range)",
         ),
+        opt(
+            "hintMs",
+            Kind::Int(0, 60_000),
+            "time for the hint's look at excluded files when nothing matched (0: no hint; default 5% of the search, 5 ms..1 s)",
+        ),
         c[0],
         c[1],
         c[2],
@@ -155,6 +160,11 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
             "withSymbols",
             Kind::Bool,
             "label each match with its innermost outline item (name, kind, range)",
+        ),
+        opt(
+            "hintMs",
+            Kind::Int(0, 60_000),
+            "time for the hint's look at excluded files when nothing matched (0: no hint; default 5% of the search, 5 ms..1 s)",
         ),
         c[0],
         c[1],
@@ -283,6 +293,8 @@ struct LineScan {
     with_symbols: bool,
     /// Whether the result can carry a hint (grep's array cannot).
     hint: bool,
+    /// `hintMs`: the hint's time, when the caller set it.
+    hint_time: Option<Duration>,
 }
 
 /// What a line search found, before a profile shapes it.
@@ -304,7 +316,7 @@ const HINT_FILES: usize = 5_000;
 /// The longest a hint looks.
 const HINT_TIME: Duration = Duration::from_secs(1);
 /// The shortest time a hint is given.
-const HINT_MIN_TIME: Duration = Duration::from_millis(20);
+const HINT_MIN_TIME: Duration = Duration::from_millis(5);
 
 /// The merge of every line-search profile: keeps the entries of the page
 /// (`offset`, `maxResults`), counts the rest, honours the time budget.
@@ -398,17 +410,18 @@ impl LineScan {
                 engine::run_over(std::slice::from_ref(c), 1, cancel, work, &mut collector)?
             }
             Base::Dir { abs, prefix } => {
-                let (candidates, unreadable) = self.list(abs, prefix, cancel, true)?;
+                let (candidates, unreadable, dropped) = self.list(abs, prefix, cancel, true)?;
                 engine::run_over(&candidates, self.threads, cancel, work, &mut collector)?;
                 for u in unreadable {
                     collector.unreadable(u);
                 }
                 if self.hint && collector.found.total == 0 && collector.found.incomplete.is_none() {
-                    // The extra look costs at most a tenth of the search's own
-                    // time (at least 20 ms, at most 1 s).
-                    let limit = (started.elapsed() / 10).clamp(HINT_MIN_TIME, HINT_TIME);
-                    collector.found.hint =
-                        self.hint(abs, prefix, &candidates, &cancel.bounded(limit), cancel)?;
+                    // The extra look costs at most a twentieth of the search's
+                    // own time (at least 5 ms, at most 1 s) unless `hintMs` says.
+                    let limit = self.hint_time.unwrap_or_else(|| {
+                        (started.elapsed() / 20).clamp(HINT_MIN_TIME, HINT_TIME)
+                    });
+                    collector.found.hint = self.hint(&dropped, &cancel.bounded(limit), cancel)?;
                 }
             }
         }
@@ -445,7 +458,7 @@ impl LineScan {
         prefix: &str,
         cancel: &Cancel,
         excluded: bool,
-    ) -> Result<(Vec<Candidate>, Vec<discovery::Unreadable>)> {
+    ) -> Result<(Vec<Candidate>, Vec<discovery::Unreadable>, discovery::Dropped)> {
         let mut excludes = if excluded { self.excludes.clone() } else { Excludes::default() };
         let base = prefix.trim_end_matches('/');
         if excluded && !base.is_empty() {
@@ -474,46 +487,32 @@ impl LineScan {
             metadata: true,
             threads: self.threads,
         };
-        let (mut candidates, unreadable) = discovery::candidates(abs, &profile, cancel)?;
+        // What the rules dropped is reported by the searching walk (for a
+        // hint without a second walk of the whole tree).
+        let (mut candidates, unreadable, mut dropped) =
+            discovery::candidates_and_dropped(abs, &profile, cancel, excluded && self.hint)?;
         if !prefix.is_empty() {
             for c in &mut candidates {
                 c.rel.insert_str(0, prefix);
             }
+            for d in &mut dropped {
+                d.0.insert_str(0, prefix);
+            }
         }
-        Ok((candidates, unreadable))
+        Ok((candidates, unreadable, dropped))
     }
 
     /// When nothing matched: how many matching lines the files left out by
     /// an exclusion or by `.gitignore` hold, by what left them out
-    /// (`0 matches; 12 in files excluded by node_modules`). A bounded look:
-    /// at most [`HINT_FILES`] files and a tenth of the search's time.
+    /// (`0 matches; 12 in files excluded by node_modules`). It reads what
+    /// the search's walk reported as dropped (no second walk of the tree),
+    /// within [`HINT_FILES`] files and `bounded`'s deadline.
     fn hint(
         &self,
-        abs: &Path,
-        prefix: &str,
-        searched: &[Candidate],
+        dropped: &[(String, bool)],
         bounded: &Cancel,
         cancel: &Cancel,
     ) -> Result<Option<String>> {
-        let searched: std::collections::HashSet<&str> =
-            searched.iter().map(|c| c.rel.as_str()).collect();
-        let all = match self.list(abs, prefix, bounded, false) {
-            Ok((all, _)) => all,
-            // Out of time for the look (an abort or timeout of the call
-            // itself is reported as such).
-            Err(_) => {
-                cancel.check()?;
-                return Ok(None);
-            }
-        };
-        let left_out: Vec<Candidate> = all
-            .into_iter()
-            .filter(|c| !searched.contains(c.rel.as_str()))
-            .take(HINT_FILES)
-            .collect();
-        if left_out.is_empty() {
-            return Ok(None);
-        }
         let query = LineQuery {
             matcher: &self.matcher,
             context_lines: 0,
@@ -524,27 +523,46 @@ impl LineScan {
         let exclude_set = self.excludes.exclude_set("excludePatterns")?;
         let prune = self.excludes.prune_names();
         let mut by_reason: Vec<(String, u64)> = Vec::new();
+        let mut looked = 0usize;
         let mut complete = true;
-        for c in &left_out {
-            if bounded.is_cancelled() {
-                complete = false;
-                break;
-            }
-            let Ok(text) = self.reader.read(c) else { continue };
-            let timed_out = || bounded.is_cancelled();
-            let Ok(Some(lines)) = search_lines(&text, &query, &timed_out) else { continue };
-            let dirs: Vec<&str> = c.rel.split('/').collect();
-            let reason = match dirs[..dirs.len() - 1].iter().find(|d| prune.iter().any(|p| p == *d))
-            {
-                Some(name) => format!("excluded by {name}"),
-                None if self.excludes.excludes(&c.rel, exclude_set.as_ref()) => {
-                    "excluded by the exclusion patterns".to_string()
-                }
-                None => "ignored by .gitignore".to_string(),
+        'dropped: for (path, is_dir) in dropped {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let reason = if *is_dir && prune.iter().any(|p| p == name) {
+                format!("excluded by {name}")
+            } else if self.excludes.excludes(path, exclude_set.as_ref()) {
+                "excluded by the exclusion patterns".to_string()
+            } else {
+                "ignored by .gitignore".to_string()
             };
-            match by_reason.iter_mut().find(|(r, _)| *r == reason) {
-                Some((_, n)) => *n += lines.count,
-                None => by_reason.push((reason, lines.count)),
+            let abs = self.root.join(path);
+            let files = if *is_dir {
+                match self.list(&abs, &format!("{path}/"), bounded, false) {
+                    Ok((files, _, _)) => files,
+                    Err(_) => {
+                        cancel.check()?;
+                        complete = false;
+                        break;
+                    }
+                }
+            } else if self.include.as_ref().is_none_or(|i| i.is_match(path)) {
+                let size = std::fs::symlink_metadata(&abs).map(|m| m.len()).unwrap_or(0);
+                vec![Candidate { rel: path.clone(), abs, size, missing: None }]
+            } else {
+                vec![]
+            };
+            for c in &files {
+                if bounded.is_cancelled() || looked >= HINT_FILES {
+                    complete = false;
+                    break 'dropped;
+                }
+                looked += 1;
+                let Ok(text) = self.reader.read(c) else { continue };
+                let timed_out = || bounded.is_cancelled();
+                let Ok(Some(lines)) = search_lines(&text, &query, &timed_out) else { continue };
+                match by_reason.iter_mut().find(|(r, _)| *r == reason) {
+                    Some((_, n)) => *n += lines.count,
+                    None => by_reason.push((reason.clone(), lines.count)),
+                }
             }
         }
         if by_reason.is_empty() {
@@ -553,7 +571,7 @@ impl LineScan {
         by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let parts: Vec<String> =
             by_reason.iter().map(|(r, n)| format!("{n} in files {r}")).collect();
-        let at_least = if complete && left_out.len() < HINT_FILES { "" } else { "at least " };
+        let at_least = if complete { "" } else { "at least " };
         Ok(Some(format!("0 matches; {at_least}{}", parts.join(", "))))
     }
 
@@ -678,7 +696,8 @@ pub fn search_code(
         threads: threads(raw)?,
         time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
         with_symbols: bool_or(raw, "withSymbols", false)?,
-        hint: true,
+        hint: raw.int("hintMs", 0, 60_000)? != Some(0),
+        hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
     };
     let found = scan.run(cancel, started)?;
     let truncated = scan.truncated(&found);
@@ -759,6 +778,7 @@ pub fn grep(
         time_budget: None,
         with_symbols: false,
         hint: false,
+        hint_time: None,
     };
     let found = scan.run(cancel, started)?;
     Ok(found
@@ -919,7 +939,8 @@ pub fn grep_content(
         threads: threads(raw)?,
         time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
         with_symbols: bool_or(raw, "withSymbols", false)?,
-        hint: true,
+        hint: raw.int("hintMs", 0, 60_000)? != Some(0),
+        hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
         root,
     };
     let found = scan.run(cancel, started)?;

@@ -69,7 +69,24 @@ pub fn entries(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
 ) -> Result<(Vec<Entry>, Vec<Unreadable>)> {
+    let (entries, unreadable, _) = listing(root, profile, cancel, false)?;
+    Ok((entries, unreadable))
+}
+
+/// What an ignore rule or a pruned name dropped: root-relative paths (the
+/// top of each dropped subtree) with a flag for directories.
+pub type Dropped = Vec<(String, bool)>;
+
+/// [`entries`], plus what ignore rules and pruned names dropped when
+/// `report_dropped` (for a look at what was left out without a second walk).
+pub fn listing(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+    report_dropped: bool,
+) -> Result<(Vec<Entry>, Vec<Unreadable>, Dropped)> {
     let mut builder = WalkConfig::builder(root)
+        .report_dropped(report_dropped)
         .prune_dirs(profile.prune_names.iter().map(String::as_str))
         .dirs(profile.dirs)
         .hidden(profile.hidden)
@@ -91,7 +108,7 @@ pub fn entries(
             code: s.code.map_or("EIO", |c| io_code(&std::io::Error::from_raw_os_error(c))),
         })
         .collect();
-    Ok((listing.entries, unreadable))
+    Ok((listing.entries, unreadable, listing.dropped))
 }
 
 /// The candidate files, in UTF-16 path order, and what could not be read.
@@ -100,7 +117,18 @@ pub fn candidates(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
 ) -> Result<(Vec<Candidate>, Vec<Unreadable>)> {
-    let (entries, unreadable) = entries(root, profile, cancel)?;
+    let (files, unreadable, _) = candidates_and_dropped(root, profile, cancel, false)?;
+    Ok((files, unreadable))
+}
+
+/// [`candidates`], plus what was dropped (see [`listing`]).
+pub fn candidates_and_dropped(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+    report_dropped: bool,
+) -> Result<(Vec<Candidate>, Vec<Unreadable>, Dropped)> {
+    let (entries, unreadable, dropped) = listing(root, profile, cancel, report_dropped)?;
     let files = entries
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
@@ -111,7 +139,7 @@ pub fn candidates(
             missing: e.missing,
         })
         .collect();
-    Ok((files, unreadable))
+    Ok((files, unreadable, dropped))
 }
 
 fn walk_error(e: WalkError, cancel: &Cancel) -> Error {

@@ -82,6 +82,7 @@ pub struct WalkConfig {
     pub(crate) threads: usize,
     pub(crate) env: GitEnvironment,
     pub(crate) filter: Option<Arc<dyn PathFilter>>,
+    pub(crate) report_dropped: bool,
 }
 
 impl fmt::Debug for WalkConfig {
@@ -118,6 +119,7 @@ impl WalkConfig {
                 threads: 0,
                 env: GitEnvironment::from_process(),
                 filter: None,
+                report_dropped: false,
             },
             bad_prune: None,
         }
@@ -206,6 +208,14 @@ impl WalkConfigBuilder {
     /// process environment).
     pub fn git_environment(mut self, env: GitEnvironment) -> Self {
         self.config.env = env;
+        self
+    }
+
+    /// Report the entries an ignore rule or a pruned name dropped (the top
+    /// of each dropped subtree; see [`super::Listing::dropped`]), so that a
+    /// caller can look at what was left out without walking again.
+    pub fn report_dropped(mut self, yes: bool) -> Self {
+        self.config.report_dropped = yes;
         self
     }
 

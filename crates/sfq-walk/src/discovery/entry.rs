@@ -59,4 +59,8 @@ pub struct Listing {
     pub errors: Vec<SoftError>,
     /// Git or plain mode.
     pub mode: Mode,
+    /// With [`super::WalkConfigBuilder::report_dropped`]: the entries an
+    /// ignore rule or a pruned name dropped (root-relative paths, the top of
+    /// each dropped subtree, directories flagged), sorted by path.
+    pub dropped: Vec<(String, bool)>,
 }

@@ -136,7 +136,9 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
     sort_entries(&mut entries);
     let mut errors = walker.errors.into_inner().unwrap_or_else(|p| p.into_inner());
     errors.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Listing { entries, errors, mode })
+    let mut dropped = walker.dropped.into_inner().unwrap_or_else(|p| p.into_inner());
+    dropped.sort();
+    Ok(Listing { entries, errors, mode, dropped })
 }
 
 /// Sorts by the UTF-16 order of the path (ties, possible only between lossy
@@ -188,6 +190,7 @@ fn walk_plain(
         git_mode: false,
         out: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
+        dropped: Mutex::new(Vec::new()),
     };
     run(&walker, Some(DirTask { rel: Vec::new(), node: None, forced: false }), config.threads());
     finish(walker, Vec::new(), Mode::Plain)
@@ -301,6 +304,7 @@ fn walk_git(
         git_mode: true,
         out: Mutex::new(Vec::new()),
         errors: Mutex::new(early_errors),
+        dropped: Mutex::new(Vec::new()),
     };
     // The leading path (git's treat_leading_path): the root's ancestors
     // below the top decide whether untracked files are looked for at all.

@@ -31,6 +31,8 @@ pub(crate) struct Walker<'a> {
     pub git_mode: bool,
     pub out: Mutex<Vec<Vec<Entry>>>,
     pub errors: Mutex<Vec<SoftError>>,
+    /// What ignore rules and pruned names dropped (when reported).
+    pub dropped: Mutex<Vec<(String, bool)>>,
 }
 
 /// A directory to walk.
@@ -338,6 +340,12 @@ impl<'a> Walker<'a> {
                 continue;
             }
             if dropped && !self.forced(rrel, is_dir) {
+                if self.cfg.report_dropped
+                    && !task.forced
+                    && let Ok(mut d) = self.dropped.lock()
+                {
+                    d.push((String::from_utf8_lossy(rrel).into_owned(), is_dir));
+                }
                 continue;
             }
             if dropped && !is_dir {
