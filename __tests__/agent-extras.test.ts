@@ -68,6 +68,16 @@ describe('hint when nothing matched', () => {
   });
 });
 
+describe('errors name the option', () => {
+  it('an empty query names the option that held it', async () => {
+    await expect(searchCode('', { cwd: dir })).rejects.toMatchObject({
+      code: 'EINVALIDOPTION',
+      message: "searchCode: option 'query' is empty; give the text or pattern to search for",
+    });
+    await expect(grepContent({ pattern: '', cwd: dir })).rejects.toThrow("grepContent: option 'pattern' is empty");
+  });
+});
+
 describe('withSymbols', () => {
   it('labels each match with its innermost outline item', async () => {
     const r = await searchCode('pending', { cwd: dir, withSymbols: true });

@@ -286,7 +286,6 @@ const searchCode = {
   },
   pathArgument: 'path',
   patternArgument: 'query',
-  messageArguments: [[/query is empty/, 'query']],
   run: (args, { api, root }, signal, onProgress) =>
     api.searchCode(
       args.query,
@@ -458,7 +457,6 @@ const grep = {
   argumentNames: { pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines' },
   pathArgument: 'path',
   patternArgument: 'pattern',
-  messageArguments: [[/query is empty/, 'pattern']],
   run: (args, { api, root }, signal) => api.grep({ ...args, cwd: root, signal }),
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>
@@ -648,7 +646,6 @@ const grepContent = {
   },
   pathArgument: 'path',
   patternArgument: 'pattern',
-  messageArguments: [[/query is empty/, 'pattern']],
   run: async (args, { api, root }, signal, onProgress) =>
     snakeKeys(
       await api.grepContent(

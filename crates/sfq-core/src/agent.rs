@@ -677,7 +677,7 @@ pub fn search_code(
         Some(false) => Case::Insensitive,
     };
     let syntax = if bool_or(raw, "isRegex", false)? { Syntax::Regex } else { Syntax::Literal };
-    let matcher = PatternSpec::new(source.clone(), syntax, case).compile("searchCode")?;
+    let matcher = PatternSpec::new(source.clone(), syntax, case).compile("searchCode", "query")?;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let mut excludes = Excludes::from_entries(SEED003_EXCLUDES);
     excludes.extend_entries(&raw.string_list("excludePatterns")?.unwrap_or_default());
@@ -759,7 +759,7 @@ pub fn grep(
     let case =
         if bool_or(raw, "caseSensitive", false)? { Case::Sensitive } else { Case::Insensitive };
     let syntax = if bool_or(raw, "regex", false)? { Syntax::Regex } else { Syntax::Literal };
-    let matcher = PatternSpec::new(source, syntax, case).compile("grep")?;
+    let matcher = PatternSpec::new(source, syntax, case).compile("grep", "pattern")?;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let context_lines = raw.int_or("contextLines", t, 0)? as usize;
     let scan = LineScan {
@@ -907,8 +907,8 @@ pub fn grep_content(
     let source = query_of(raw, "pattern", pattern, "a regex")?;
     let case =
         if bool_or(raw, "caseSensitive", true)? { Case::Sensitive } else { Case::Insensitive };
-    let matcher =
-        PatternSpec::new(source.clone(), Syntax::PythonRegex, case).compile("grepContent")?;
+    let matcher = PatternSpec::new(source.clone(), Syntax::PythonRegex, case)
+        .compile("grepContent", "pattern")?;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let config = ProjectConfig::load(&root)?;
     let file_glob = raw.string("fileGlob")?.filter(|g| !g.trim().is_empty());

@@ -101,11 +101,12 @@ impl PatternSpec {
         (body, flags)
     }
 
-    /// Compiles the spec; an empty query is refused.
-    pub fn compile(&self, api: &str) -> Result<Matcher> {
+    /// Compiles the spec; an empty query is refused, naming the option
+    /// `key` that held it.
+    pub fn compile(&self, api: &str, key: &str) -> Result<Matcher> {
         if self.source.is_empty() {
             return Err(Error::invalid_option(format!(
-                "{api}: the query is empty; give the text or pattern to search for"
+                "{api}: option '{key}' is empty; give the text or pattern to search for"
             )));
         }
         let (source, flags) = self.to_regex();
@@ -237,7 +238,11 @@ mod tests {
 
     #[test]
     fn empty_queries_are_refused() {
-        let e = PatternSpec::new(vec![], Syntax::Literal, Case::Smart).compile("searchCode");
-        assert!(e.unwrap_err().message().contains("the query is empty"));
+        let e =
+            PatternSpec::new(vec![], Syntax::Literal, Case::Smart).compile("searchCode", "query");
+        assert_eq!(
+            e.unwrap_err().message(),
+            "searchCode: option 'query' is empty; give the text or pattern to search for"
+        );
     }
 }
