@@ -17,10 +17,10 @@ use sfq_walk::discovery::PathFilter;
 use sfq_walk::glob::GlobSet;
 
 use crate::cancel::Cancel;
-use crate::discovery::{self, Candidate, DiscoveryProfile, glob_set};
+use crate::discovery::{self, Candidate, DiscoveryProfile, Prefixed, glob_set};
 use crate::engine::{self, Collector, Flow, Outcome, Reader};
 use crate::error::{Error, Result};
-use crate::excludes::Excludes;
+use crate::excludes::{Excludes, LeftOut};
 use crate::lines::{FileLines, LineEntry, LineQuery, Symbol, label, search_lines};
 use crate::matcher::Matcher;
 use crate::options::{Kind, OptSpec, RawOptions, opt};
@@ -57,9 +57,34 @@ macro_rules! common_options {
     };
 }
 
+/// Options of the searches whose result is an object (`searchCode`,
+/// `grepContent`): a time budget, symbols, the hint.
+macro_rules! result_options {
+    () => {
+        [
+            opt(
+                "timeBudgetMs",
+                Kind::Int(1, MAX_TIMEOUT_MS),
+                "return what was found within this time, with complete: false",
+            ),
+            opt(
+                "withSymbols",
+                Kind::Bool,
+                "label each match with its innermost outline item (name, kind, range)",
+            ),
+            opt(
+                "hintMs",
+                Kind::Int(0, 60_000),
+                "time for the hint's look at excluded files when nothing matched (0: no hint; default 5% of the search, 5 ms..1 s)",
+            ),
+        ]
+    };
+}
+
 /// `searchCode`'s options (the query travels beside them as `query`).
 pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
     let c = common_options!();
+    let x = result_options!();
     [
         opt("query", Kind::Str, "the text (or regex, with isRegex) to search for"),
         opt("path", Kind::Str, "a file or folder under the root to search (default: the root)"),
@@ -77,21 +102,9 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
             Kind::List,
             "globs to exclude besides .gitignore, .git and node_modules",
         ),
-        opt(
-            "timeBudgetMs",
-            Kind::Int(1, MAX_TIMEOUT_MS),
-            "return what was found within this time, with complete: false",
-        ),
-        opt(
-            "withSymbols",
-            Kind::Bool,
-            "label each match with its innermost outline item (name, kind, range)",
-        ),
-        opt(
-            "hintMs",
-            Kind::Int(0, 60_000),
-            "time for the hint's look at excluded files when nothing matched (0: no hint; default 5% of the search, 5 ms..1 s)",
-        ),
+        x[0],
+        x[1],
+        x[2],
         c[0],
         c[1],
         c[2],
@@ -119,6 +132,7 @@ pub const GREP_OPTIONS: &[OptSpec] = &{
 /// `grepContent`'s options.
 pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
     let c = common_options!();
+    let x = result_options!();
     [
         opt(
             "pattern",
@@ -151,21 +165,9 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
             Kind::Int(1, 1 << 20),
             "skip larger files (default: config, else 1024)",
         ),
-        opt(
-            "timeBudgetMs",
-            Kind::Int(1, MAX_TIMEOUT_MS),
-            "return what was found within this time, with complete: false",
-        ),
-        opt(
-            "withSymbols",
-            Kind::Bool,
-            "label each match with its innermost outline item (name, kind, range)",
-        ),
-        opt(
-            "hintMs",
-            Kind::Int(0, 60_000),
-            "time for the hint's look at excluded files when nothing matched (0: no hint; default 5% of the search, 5 ms..1 s)",
-        ),
+        x[0],
+        x[1],
+        x[2],
         c[0],
         c[1],
         c[2],
@@ -245,33 +247,6 @@ fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
         Ok(Base::Dir { abs, prefix })
     } else {
         Ok(Base::File(Candidate { rel, abs, size: meta.len(), missing: None }))
-    }
-}
-
-/// A filter over paths relative to a subfolder, stated for root-relative ones.
-struct Prefixed {
-    inner: Arc<dyn PathFilter>,
-    prefix: String,
-}
-
-impl Prefixed {
-    fn full(&self, path: &str) -> String {
-        format!("{}{path}", self.prefix)
-    }
-}
-
-impl PathFilter for Prefixed {
-    fn skip_dir(&self, path: &str) -> bool {
-        self.inner.skip_dir(&self.full(path))
-    }
-    fn keep_file(&self, path: &str) -> bool {
-        self.inner.keep_file(&self.full(path))
-    }
-    fn force_dir(&self, path: &str) -> bool {
-        self.inner.force_dir(&self.full(path))
-    }
-    fn force_file(&self, path: &str) -> bool {
-        self.inner.force_file(&self.full(path))
     }
 }
 
@@ -521,26 +496,17 @@ impl LineScan {
             max_line_length: 0,
         };
         let exclude_set = self.excludes.exclude_set("excludePatterns")?;
-        let prune = self.excludes.prune_names();
-        let mut by_reason: Vec<(String, u64)> = Vec::new();
+        let mut left_out = LeftOut::default();
         let mut looked = 0usize;
-        let mut complete = true;
         'dropped: for (path, is_dir) in dropped {
-            let name = path.rsplit('/').next().unwrap_or(path);
-            let reason = if *is_dir && prune.iter().any(|p| p == name) {
-                format!("excluded by {name}")
-            } else if self.excludes.excludes(path, exclude_set.as_ref()) {
-                "excluded by the exclusion patterns".to_string()
-            } else {
-                "ignored by .gitignore".to_string()
-            };
+            let reason = self.excludes.reason(path, *is_dir, exclude_set.as_ref(), true);
             let abs = self.root.join(path);
             let files = if *is_dir {
                 match self.list(&abs, &format!("{path}/"), bounded, false) {
                     Ok((files, _, _)) => files,
                     Err(_) => {
                         cancel.check()?;
-                        complete = false;
+                        left_out.cut = true;
                         break;
                     }
                 }
@@ -552,27 +518,17 @@ impl LineScan {
             };
             for c in &files {
                 if bounded.is_cancelled() || looked >= HINT_FILES {
-                    complete = false;
+                    left_out.cut = true;
                     break 'dropped;
                 }
                 looked += 1;
                 let Ok(text) = self.reader.read(c) else { continue };
                 let timed_out = || bounded.is_cancelled();
                 let Ok(Some(lines)) = search_lines(&text, &query, &timed_out) else { continue };
-                match by_reason.iter_mut().find(|(r, _)| *r == reason) {
-                    Some((_, n)) => *n += lines.count,
-                    None => by_reason.push((reason.clone(), lines.count)),
-                }
+                left_out.add(&reason, lines.count);
             }
         }
-        if by_reason.is_empty() {
-            return Ok(None);
-        }
-        by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let parts: Vec<String> =
-            by_reason.iter().map(|(r, n)| format!("{n} in files {r}")).collect();
-        let at_least = if complete { "" } else { "at least " };
-        Ok(Some(format!("0 matches; {at_least}{}", parts.join(", "))))
+        Ok(left_out.summary("0 matches", "in files "))
     }
 
     fn truncated(&self, found: &Found) -> bool {
@@ -596,10 +552,6 @@ fn query_of(
             Error::invalid_option(format!("{}: option '{key}' is required ({what})", raw.api()))
         }),
     }
-}
-
-fn threads(raw: &RawOptions) -> Result<usize> {
-    Ok(raw.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize))
 }
 
 /// `searchCode`'s result (seed 003's `SearchResult`, plus counts).
@@ -693,7 +645,7 @@ pub fn search_code(
         offset: raw.int_or("offset", t, 0)? as usize,
         max_results: raw.int_or("maxResults", t, 50)? as usize,
         count_all: true,
-        threads: threads(raw)?,
+        threads: raw.threads()?,
         time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
         with_symbols: bool_or(raw, "withSymbols", false)?,
         hint: raw.int("hintMs", 0, 60_000)? != Some(0),
@@ -774,7 +726,7 @@ pub fn grep(
         offset: 0,
         max_results: raw.int_or("maxResults", t, 50)? as usize,
         count_all: false,
-        threads: threads(raw)?,
+        threads: raw.threads()?,
         time_budget: None,
         with_symbols: false,
         hint: false,
@@ -936,7 +888,7 @@ pub fn grep_content(
         offset: raw.int_or("offset", t, 0)? as usize,
         max_results: raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize,
         count_all: true,
-        threads: threads(raw)?,
+        threads: raw.threads()?,
         time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
         with_symbols: bool_or(raw, "withSymbols", false)?,
         hint: raw.int("hintMs", 0, 60_000)? != Some(0),

@@ -114,6 +114,56 @@ impl Excludes {
     }
 }
 
+impl Excludes {
+    /// Why an entry the walk dropped (see `discovery::listing`) was left
+    /// out: a pruned name, an exclusion, the hidden rule (when hidden paths
+    /// are not listed), else `.gitignore`.
+    pub fn reason(&self, path: &str, is_dir: bool, set: Option<&GlobSet>, hidden: bool) -> String {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if is_dir && self.prune_names().iter().any(|p| p == name) {
+            format!("excluded by {name}")
+        } else if self.excludes(path, set) {
+            "excluded by the exclusion patterns".to_string()
+        } else if !hidden && name.starts_with('.') {
+            "hidden (includeHidden: true lists them)".to_string()
+        } else {
+            "ignored by .gitignore".to_string()
+        }
+    }
+}
+
+/// What a hint found in the entries a search left out, by reason.
+#[derive(Debug, Default)]
+pub struct LeftOut {
+    by_reason: Vec<(String, u64)>,
+    /// False when the look stopped before the end (the counts are then
+    /// lower bounds).
+    pub cut: bool,
+}
+
+impl LeftOut {
+    /// Adds `n` under `reason`.
+    pub fn add(&mut self, reason: &str, n: u64) {
+        match self.by_reason.iter_mut().find(|(r, _)| r == reason) {
+            Some((_, total)) => *total += n,
+            None => self.by_reason.push((reason.to_string(), n)),
+        }
+    }
+
+    /// `{head}; [at least ]{n} {unit}{reason}, …`, most first; `None` when
+    /// nothing was found.
+    pub fn summary(mut self, head: &str, unit: &str) -> Option<String> {
+        if self.by_reason.is_empty() {
+            return None;
+        }
+        self.by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let parts: Vec<String> =
+            self.by_reason.iter().map(|(r, n)| format!("{n} {unit}{r}")).collect();
+        let at_least = if self.cut { "at least " } else { "" };
+        Some(format!("{head}; {at_least}{}", parts.join(", ")))
+    }
+}
+
 /// Excluded names checked by name, in front of the glob filter.
 struct NameFilter {
     names: HashSet<String>,
@@ -202,5 +252,34 @@ mod tests {
         assert!(f.force_dir("node_modules"));
         assert!(f.force_dir("node_modules/@co/lib"));
         assert!(!f.force_dir("node_modules/x"));
+    }
+
+    #[test]
+    fn left_out_entries_are_told_by_reason() {
+        let x = Excludes::from_entries(&["node_modules", "*.min.js"]);
+        let set = x.exclude_set("e").unwrap();
+        assert_eq!(
+            x.reason("a/node_modules", true, set.as_ref(), true),
+            "excluded by node_modules"
+        );
+        assert_eq!(
+            x.reason("a/b.min.js", false, set.as_ref(), true),
+            "excluded by the exclusion patterns"
+        );
+        assert_eq!(
+            x.reason(".github", true, set.as_ref(), false),
+            "hidden (includeHidden: true lists them)"
+        );
+        assert_eq!(x.reason("logs", true, set.as_ref(), true), "ignored by .gitignore");
+        let mut l = LeftOut::default();
+        l.add("ignored by .gitignore", 1);
+        l.add("excluded by node_modules", 2);
+        l.add("excluded by node_modules", 1);
+        assert_eq!(
+            l.summary("0 matches", "in files ").unwrap(),
+            "0 matches; 3 in files excluded by node_modules, 1 in files ignored by .gitignore"
+        );
+        let cut = LeftOut { cut: true, ..LeftOut::default() };
+        assert_eq!(cut.summary("0 files", ""), None);
     }
 }

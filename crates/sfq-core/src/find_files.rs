@@ -56,8 +56,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         .string("pattern")?
         .ok_or_else(|| Error::invalid_option("findFiles: option 'pattern' is required (a glob such as \"*.ts\" or \"src/**/*.test.js\")"))?;
     let max = raw.int("maxResults", 1, 10_000_000)?.unwrap_or(DEFAULT_MAX_RESULTS) as usize;
-    let threads =
-        raw.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize);
+    let threads = raw.threads()?;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     // `path` scopes the walk to a directory inside the root.
     let (base, prefix) = match raw.string("path")?.filter(|p| !p.is_empty() && p != ".") {

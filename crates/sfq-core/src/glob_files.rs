@@ -11,7 +11,10 @@ use crate::agent::{SkipCounts, seed004_excludes};
 use crate::cancel::Cancel;
 use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
-use crate::excludes::Excludes;
+use std::sync::Arc;
+
+use crate::discovery::Prefixed;
+use crate::excludes::{Excludes, LeftOut};
 use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::project_config::ProjectConfig;
@@ -119,12 +122,11 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         ignore_files: true,
         // A large page is stat'ed by the parallel walk; a small one after it.
         metadata: offset.saturating_add(max) > 2_000,
-        threads: raw
-            .int("threads", 1, 256)?
-            .map_or_else(crate::scan::default_threads, |t| t as usize),
+        threads: raw.threads()?,
     };
     let started = std::time::Instant::now();
-    let (entries, unreadable) = discovery::entries(&base, &profile, cancel)?;
+    // What the rules dropped is reported by the same walk, for the hint.
+    let (entries, unreadable, dropped) = discovery::listing(&base, &profile, cancel, true)?;
     cancel.check()?;
     let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
     let total = present.len();
@@ -154,7 +156,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         .collect();
     let hint = if total == 0 {
         let limit = (started.elapsed() / 10).clamp(HINT_MIN, HINT_MAX);
-        hint(&base, &profile, include, &excludes, &cancel.bounded(limit))
+        hint(&base, &dropped, &profile, include, &excludes, &cancel.bounded(limit))
     } else {
         None
     };
@@ -173,52 +175,50 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
 const HINT_MIN: std::time::Duration = std::time::Duration::from_millis(20);
 const HINT_MAX: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// When nothing matched: the files matching the pattern that were left out,
-/// by what left them out; a bounded look (`cancel` carries its deadline).
+/// When nothing matched: the files matching the pattern among what the walk
+/// dropped, by what dropped them; a bounded look (`cancel` carries its
+/// deadline) into the dropped subtrees only.
 fn hint(
     base: &std::path::Path,
+    dropped: &[(String, bool)],
     profile: &DiscoveryProfile,
     include: sfq_walk::glob::GlobSet,
     excludes: &Excludes,
     cancel: &Cancel,
 ) -> Option<String> {
-    let open = DiscoveryProfile {
-        prune_names: vec![],
-        filter: Some(Excludes::default().filter(Some(include), "pattern").ok()?),
-        dirs: false,
-        hidden: true,
-        ignore_files: false,
-        metadata: false,
-        threads: profile.threads,
-    };
-    let (all, _) = discovery::entries(base, &open, cancel).ok()?;
     let set = excludes.exclude_set("excludePatterns").ok()?;
-    let prune = excludes.prune_names();
-    let mut by_reason: Vec<(String, u64)> = Vec::new();
-    for e in &all {
-        let dirs: Vec<&str> = e.path.split('/').collect();
-        let reason = if let Some(name) =
-            dirs[..dirs.len() - 1].iter().find(|d| prune.iter().any(|p| p == *d))
-        {
-            format!("excluded by {name}")
-        } else if excludes.excludes(&e.path, set.as_ref()) {
-            "excluded by the exclusion patterns".to_string()
-        } else if !profile.hidden && dirs.iter().any(|d| d.starts_with('.')) {
-            "hidden (includeHidden: true lists them)".to_string()
+    let matching = Excludes::default().filter(Some(include.clone()), "pattern").ok()?;
+    let mut left_out = LeftOut::default();
+    for (path, is_dir) in dropped {
+        let reason = excludes.reason(path, *is_dir, set.as_ref(), profile.hidden);
+        let n = if *is_dir {
+            let open = DiscoveryProfile {
+                prune_names: vec![],
+                filter: Some(Arc::new(Prefixed {
+                    inner: matching.clone(),
+                    prefix: format!("{path}/"),
+                })),
+                dirs: false,
+                hidden: true,
+                ignore_files: false,
+                metadata: false,
+                threads: profile.threads,
+            };
+            match discovery::entries(&base.join(path), &open, cancel) {
+                Ok((files, _)) => files.len() as u64,
+                Err(_) => {
+                    left_out.cut = true;
+                    break;
+                }
+            }
         } else {
-            "ignored by .gitignore".to_string()
+            u64::from(include.is_match(path))
         };
-        match by_reason.iter_mut().find(|(r, _)| *r == reason) {
-            Some((_, n)) => *n += 1,
-            None => by_reason.push((reason, 1)),
+        if n > 0 {
+            left_out.add(&reason, n);
         }
     }
-    if by_reason.is_empty() {
-        return None;
-    }
-    by_reason.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let parts: Vec<String> = by_reason.iter().map(|(r, n)| format!("{n} {r}")).collect();
-    Some(format!("0 files; {}", parts.join(", ")))
+    left_out.summary("0 files", "")
 }
 
 /// A time as JavaScript's `Date#toISOString` writes it.

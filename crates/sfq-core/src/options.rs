@@ -206,6 +206,11 @@ impl RawOptions {
         Ok(raw)
     }
 
+    /// The `threads` option (1–256), else the machine's parallelism.
+    pub fn threads(&self) -> Result<usize> {
+        Ok(self.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize))
+    }
+
     /// An integer option from `table` with its bounds, or `default`.
     pub fn int_or(&self, key: &str, table: &[OptSpec], default: u64) -> Result<u64> {
         let (min, max) = table

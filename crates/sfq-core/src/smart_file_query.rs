@@ -23,7 +23,6 @@ use crate::jsstr::JsStr;
 use crate::matcher::Matcher;
 use crate::options::RawOptions;
 use crate::paths::resolve_root;
-use crate::scan;
 use crate::search::{self, FileText, Hit, Mode, SkipReason};
 use crate::text::Encoding;
 use crate::transport::Assembler;
@@ -56,8 +55,6 @@ pub const MAX_CONTEXT_LINES: u64 = 20;
 pub const MAX_FILE_SIZE_KB: u64 = 1 << 20;
 /// Largest `maxMatches`.
 pub const MAX_MATCHES: u64 = 1_000_000;
-/// Largest `threads`.
-pub const MAX_THREADS: u64 = 256;
 /// Largest `timeoutMs` (about 24 days, the largest a JS timer takes).
 pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
 
@@ -160,9 +157,7 @@ impl SfqConfig {
             encoding,
             multiline,
             root,
-            threads: raw
-                .int("threads", 1, MAX_THREADS)?
-                .map_or_else(scan::default_threads, |t| t as usize),
+            threads: raw.threads()?,
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
             excludes,
             filter,

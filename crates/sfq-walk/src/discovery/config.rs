@@ -211,7 +211,8 @@ impl WalkConfigBuilder {
         self
     }
 
-    /// Report the entries an ignore rule or a pruned name dropped (the top
+    /// Report the entries an ignore rule, a pruned name or the hidden
+    /// setting dropped (the top
     /// of each dropped subtree; see [`super::Listing::dropped`]), so that a
     /// caller can look at what was left out without walking again.
     pub fn report_dropped(mut self, yes: bool) -> Self {

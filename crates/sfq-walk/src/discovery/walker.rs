@@ -313,6 +313,15 @@ impl<'a> Walker<'a> {
                 continue;
             }
             if !self.cfg.hidden && name.first() == Some(&b'.') {
+                if self.cfg.report_dropped && !task.forced {
+                    rel.truncate(base_len);
+                    rel.extend_from_slice(name);
+                    if let Some(rrel) = self.root_rel(&rel)
+                        && let Ok(mut d) = self.dropped.lock()
+                    {
+                        d.push((String::from_utf8_lossy(rrel).into_owned(), child.ft.is_dir()));
+                    }
+                }
                 continue;
             }
             rel.truncate(base_len);
