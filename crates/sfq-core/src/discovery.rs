@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sfq_walk::discovery::{Entry, EntryKind, PathFilter, WalkConfig, WalkError, walk};
-use sfq_walk::glob::{GlobError, GlobFilter, GlobOptions, GlobSet};
+use sfq_walk::glob::{GlobError, GlobOptions, GlobSet};
 
 use crate::cancel::Cancel;
 use crate::error::{Error, ErrorCode, Result, io_code};
@@ -169,15 +169,6 @@ pub fn glob_set(option: &str, patterns: &[String], dot: bool, basename: bool) ->
         };
         Error::invalid_option(format!("invalid {option} glob: {what}"))
     })
-}
-
-/// The include/exclude filter of a query.
-pub fn glob_filter(
-    include: Option<GlobSet>,
-    exclude: Option<GlobSet>,
-    force_include: Option<GlobSet>,
-) -> Arc<GlobFilter> {
-    Arc::new(GlobFilter::new(include, exclude, force_include, true))
 }
 
 /// A filter over paths relative to a subfolder, stated for root-relative ones.
