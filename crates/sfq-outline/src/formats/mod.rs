@@ -190,3 +190,17 @@ mod tests {
         assert_eq!(cap("", 5), None);
     }
 }
+
+/// Test helper of the format parsers: items and their children, one line
+/// each (`name [start, end] "signature"`, children indented).
+#[cfg(test)]
+fn flat(items: Vec<OutlineItem>) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in items {
+        out.push(format!("{} {:?} {:?}", i.name, i.range, i.signature.unwrap_or_default()));
+        for c in i.children {
+            out.push(format!("  {} {:?} {:?}", c.name, c.range, c.signature.unwrap_or_default()));
+        }
+    }
+    out
+}

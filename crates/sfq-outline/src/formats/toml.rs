@@ -259,19 +259,7 @@ mod tests {
 
     fn flat(text: &str) -> Vec<String> {
         let idx = LineIndex::new(text);
-        let mut out = Vec::new();
-        for i in outline(text, &idx, 200) {
-            out.push(format!("{} {:?} {:?}", i.name, i.range, i.signature.unwrap_or_default()));
-            for c in i.children {
-                out.push(format!(
-                    "  {} {:?} {:?}",
-                    c.name,
-                    c.range,
-                    c.signature.unwrap_or_default()
-                ));
-            }
-        }
-        out
+        super::super::flat(outline(text, &idx, 200))
     }
 
     #[test]

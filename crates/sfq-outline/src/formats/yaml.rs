@@ -421,19 +421,7 @@ mod tests {
     use super::*;
 
     fn flat(text: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for i in outline(text, 200) {
-            out.push(format!("{} {:?} {:?}", i.name, i.range, i.signature.unwrap_or_default()));
-            for c in i.children {
-                out.push(format!(
-                    "  {} {:?} {:?}",
-                    c.name,
-                    c.range,
-                    c.signature.unwrap_or_default()
-                ));
-            }
-        }
-        out
+        super::super::flat(outline(text, 200))
     }
 
     #[test]
