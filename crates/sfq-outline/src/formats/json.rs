@@ -266,7 +266,7 @@ mod tests {
 
     fn flat(text: &str) -> Vec<String> {
         let idx = LineIndex::new(text);
-        super::super::flat(outline(text, &idx, 200))
+        super::super::tests::flat(outline(text, &idx, 200))
     }
 
     #[test]

@@ -135,6 +135,24 @@ pub(super) fn is_blank(line: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// Test helper of the format parsers: items and their children, one line
+    /// each (`name [start, end] "signature"`, children indented).
+    pub(super) fn flat(items: Vec<OutlineItem>) -> Vec<String> {
+        let mut out = Vec::new();
+        for i in items {
+            out.push(format!("{} {:?} {:?}", i.name, i.range, i.signature.unwrap_or_default()));
+            for c in i.children {
+                out.push(format!(
+                    "  {} {:?} {:?}",
+                    c.name,
+                    c.range,
+                    c.signature.unwrap_or_default()
+                ));
+            }
+        }
+        out
+    }
+
     use super::*;
 
     fn leaf(name: &str, children: Vec<OutlineItem>) -> OutlineItem {
@@ -189,18 +207,4 @@ mod tests {
         assert_eq!(cap("abc", 0), None);
         assert_eq!(cap("", 5), None);
     }
-}
-
-/// Test helper of the format parsers: items and their children, one line
-/// each (`name [start, end] "signature"`, children indented).
-#[cfg(test)]
-fn flat(items: Vec<OutlineItem>) -> Vec<String> {
-    let mut out = Vec::new();
-    for i in items {
-        out.push(format!("{} {:?} {:?}", i.name, i.range, i.signature.unwrap_or_default()));
-        for c in i.children {
-            out.push(format!("  {} {:?} {:?}", c.name, c.range, c.signature.unwrap_or_default()));
-        }
-    }
-    out
 }

@@ -421,7 +421,7 @@ mod tests {
     use super::*;
 
     fn flat(text: &str) -> Vec<String> {
-        super::super::flat(outline(text, 200))
+        super::super::tests::flat(outline(text, 200))
     }
 
     #[test]
