@@ -573,3 +573,228 @@ export interface GlobFilesResult {
 export declare function globFiles(options: GlobFilesOptions): Promise<GlobFilesResult>;
 /** {@link globFiles} on the calling thread. */
 export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal' | 'onProgress'>): GlobFilesResult;
+
+// ---------------------------------------------------------------------------
+// The bounded exploration protocol (seed 001): survey → scout → sample → show.
+// Each resolves to `{ text, exitCode, ...the same facts typed }`; `text` is
+// exactly what `smart-file-query <command>` prints (within 40 lines and 8,000
+// bytes). Case-sensitive; .gitignore, hidden files and seed 001's fixed
+// exclusions (.git, target, node_modules, vendor, dist, build, coverage,
+// generated, scratch, tmp, *.log, *.jsonl, *.xml, *.min.js, *.map) are always
+// left out. "Matches" count matching lines. Invalid input rejects with a coded
+// error (EINVALIDOPTION, EINVALIDREGEX, EOUTSIDEROOT, ENOENT, EISDIR, ...).
+
+/**
+ * How a query is read: `fixed` (default) anywhere; `identifier`: no ASCII
+ * identifier character (`[A-Za-z0-9_]`) on either side; `word`: no word
+ * character on either side (as `rg -w`); `regex`: a JavaScript regex.
+ */
+export type ExploreMode = 'fixed' | 'identifier' | 'word' | 'regex';
+
+/** Options every protocol command takes. */
+export interface ExploreOptions {
+  /** Lower the output's line budget (never above the command's default). */
+  maxLines?: number;
+  /** Lower the output's byte budget (never above the command's default). */
+  maxBytes?: number;
+  /** The root; paths are relative to it and must stay inside (default: `process.cwd()`). */
+  cwd?: string;
+  /** Reject with `ETIMEOUT` after this many milliseconds. */
+  timeoutMs?: number;
+  /** Worker threads (the result is the same for any value). */
+  threads?: number;
+  /** Abort the call (`EABORTED`). */
+  signal?: AbortSignal;
+}
+
+/** What every protocol result carries. */
+export interface ExploreResultBase {
+  /** Exactly what the CLI prints. */
+  text: string;
+  /** The CLI's exit status: 0 for an answer, 1 for a refusal asking to narrow (show only). */
+  exitCode: 0 | 1;
+  /** Warnings, as printed (`warning: ...` lines). */
+  warnings: string[];
+  /** Whether a count is a lower bound (the scan stopped at 100,000 matching lines). */
+  atLeast: boolean;
+}
+
+/** Files the protocol commands did not search, by reason. */
+export interface ExploreSkipped {
+  binary: number;
+  /** Over 256 MB. */
+  tooLarge: number;
+  unreadable: number;
+  /** The regex ran too long in the file. */
+  budget: number;
+}
+
+/** {@link survey}'s options. */
+export interface SurveyOptions extends ExploreOptions {
+  /** 1 to 12 fixed terms to compare. */
+  terms: string[];
+  /** Up to 8 files or folders to compare (default: the root's top-level entries). */
+  paths?: string[];
+  /** Not `regex`: survey compares fixed terms. */
+  mode?: Exclude<ExploreMode, 'regex'>;
+}
+
+/** One term's totals. */
+export interface SurveyTerm {
+  term: string;
+  matches: number;
+  files: number;
+  /** The path with the most matching lines (null when none matched). */
+  dominantPath: string | null;
+  /** More than 1,000 matching lines or 100 files. */
+  broad: boolean;
+  atLeast: boolean;
+}
+
+/** One term's counts under one path (zero rows are left out). */
+export interface SurveyPathRow {
+  path: string;
+  term: string;
+  matches: number;
+  files: number;
+}
+
+/** The result of {@link survey}. */
+export interface SurveyResult extends ExploreResultBase {
+  exitCode: 0;
+  mode: Exclude<ExploreMode, 'regex'>;
+  /** The paths as given (empty: the root, compared by top-level entry). */
+  paths: string[];
+  filesSearched: number;
+  overall: SurveyTerm[];
+  /** Every non-zero row, also those the text had no room for. */
+  byPath: SurveyPathRow[];
+  /** Whether any term is broad. */
+  broad: boolean;
+  /** Whether the text left rows out for its budget. */
+  truncated: boolean;
+  skipped: ExploreSkipped;
+}
+
+/** {@link scout}'s and {@link sample}'s options. */
+export interface ScoutOptions extends ExploreOptions {
+  /** The text (or regex, with mode `regex`; an unescaped `|` is refused). */
+  query: string;
+  /** Files or folders to search (default: the root). */
+  paths?: string[];
+  mode?: ExploreMode;
+}
+
+/** A folder or file with its matching lines. */
+export interface PathCount {
+  path: string;
+  matches: number;
+}
+
+/** The result of {@link scout}. */
+export interface ScoutResult extends ExploreResultBase {
+  exitCode: 0;
+  query: string;
+  mode: ExploreMode;
+  paths: string[];
+  matches: number;
+  files: number;
+  /** Folders directly holding a matching file. */
+  directories: number;
+  filesSearched: number;
+  /** The busiest folders, as printed. */
+  topDirectories: PathCount[];
+  /** The busiest files, as printed. */
+  topFiles: PathCount[];
+  /** More than 1,000 matching lines or 100 files. */
+  broad: boolean;
+  skipped: ExploreSkipped;
+}
+
+/** A line of a snippet. */
+export interface ShownLine {
+  /** 1-based. */
+  line: number;
+  /** The text (a window with `…` when long). */
+  text: string;
+  match: boolean;
+}
+
+/** A cluster {@link sample} shows. */
+export interface SampleCluster {
+  path: string;
+  /** The representative's line. */
+  line: number;
+  /** Which of the file's clusters (1-based, in line order). */
+  cluster: number;
+  /** The file's clusters. */
+  of: number;
+  /** Matching lines in the cluster. */
+  matches: number;
+  /** The representative with one line of context. */
+  lines: ShownLine[];
+}
+
+/** The result of {@link sample}. */
+export interface SampleResult extends ExploreResultBase {
+  exitCode: 0;
+  query: string;
+  mode: ExploreMode;
+  paths: string[];
+  matches: number;
+  files: number;
+  totalClusters: number;
+  filesSearched: number;
+  /** The clusters shown, in the printed order. */
+  clusters: SampleCluster[];
+  broad: boolean;
+  skipped: ExploreSkipped;
+}
+
+/** {@link show}'s options. */
+export interface ShowOptions extends ExploreOptions {
+  query: string;
+  /** One file (a folder is refused with `EISDIR`). */
+  file: string;
+  /** Lines of context, 0 to 5 (default 2). */
+  context?: number;
+  mode?: ExploreMode;
+}
+
+/** A snippet {@link show} prints. */
+export interface Snippet {
+  start: number;
+  end: number;
+  lines: ShownLine[];
+}
+
+/** The result of {@link show}. */
+export interface ShowResult extends ExploreResultBase {
+  query: string;
+  mode: ExploreMode;
+  file: string;
+  context: number;
+  matches: number;
+  snippets: Snippet[];
+  /** Snippets left out for the budget. */
+  omitted: number;
+  /** Set (and `exitCode` 1) when there were more than 20 matching lines or the scan limit was hit. */
+  refused: { reason: 'tooManyMatches' | 'scanLimit'; message: string } | null;
+}
+
+/** Protocol step 1: compare terms (counts only). */
+export declare function survey(options: SurveyOptions): Promise<SurveyResult>;
+/** {@link survey} on the calling thread. */
+export declare function surveySync(options: Omit<SurveyOptions, 'signal'>): SurveyResult;
+/** Protocol step 2: one query's matches by folder and file. */
+export declare function scout(options: ScoutOptions): Promise<ScoutResult>;
+/** {@link scout} on the calling thread. */
+export declare function scoutSync(options: Omit<ScoutOptions, 'signal'>): ScoutResult;
+/** Protocol step 3: representative match clusters. */
+export declare function sample(options: ScoutOptions): Promise<SampleResult>;
+/** {@link sample} on the calling thread. */
+export declare function sampleSync(options: Omit<ScoutOptions, 'signal'>): SampleResult;
+/** Protocol step 4: snippets in one file. */
+export declare function show(options: ShowOptions): Promise<ShowResult>;
+/** {@link show} on the calling thread. */
+export declare function showSync(options: Omit<ShowOptions, 'signal'>): ShowResult;

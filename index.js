@@ -72,6 +72,13 @@ exports.grepContentSync = syncApi('grepContent', 'pattern');
 exports.globFiles = asyncApi('globFiles', undefined);
 exports.globFilesSync = syncApi('globFiles', undefined);
 
+// The bounded exploration protocol (seed 001): each resolves to
+// { text, exitCode, ...the same facts typed }; `text` is what the CLI prints.
+for (const name of ['survey', 'scout', 'sample', 'show']) {
+  exports[name] = asyncApi(name, undefined);
+  exports[`${name}Sync`] = syncApi(name, undefined);
+}
+
 exports.smartFileQuery = smartFileQuery;
 exports.smartFileQuerySync = smartFileQuerySync;
 exports.findFiles = findFiles;

@@ -156,7 +156,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------
 
 describe('tools/list', () => {
-  const SEARCH_TOOLS = ['smart_file_query', 'search_code', 'view_outline', 'scroll_file', 'grep', 'find_files', 'glob_files', 'grep_content'];
+  const SEARCH_TOOLS = ['smart_file_query', 'search_code', 'view_outline', 'scroll_file', 'grep', 'find_files', 'glob_files', 'grep_content', 'survey', 'scout', 'sample', 'show'];
   const TASK_TOOLS = ['task_status', 'task_result', 'task_cancel'];
 
   it('lists every tool with a described input schema and the read-only annotation', async () => {

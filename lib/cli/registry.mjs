@@ -9,10 +9,11 @@
 
 import mcp from './mcp.mjs';
 import outline from './outline.mjs';
+import { sample, scout, show, survey } from './protocol.mjs';
 import search from './search.mjs';
 
 /** Every subcommand, in the order the top-level --help lists them. */
-export const SUBCOMMANDS = [search, outline, mcp];
+export const SUBCOMMANDS = [search, outline, survey, scout, sample, show, mcp];
 
 /** The subcommand named `word`, or undefined. */
 export function findSubcommand(word) {

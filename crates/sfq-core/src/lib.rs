@@ -14,6 +14,7 @@ pub mod discovery;
 pub mod engine;
 pub mod error;
 pub mod excludes;
+pub mod explore;
 pub mod failpoint;
 pub mod file_view;
 pub mod find_files;
@@ -56,11 +57,19 @@ pub enum Command {
     GrepContent,
     /// `globFiles` (seed 004).
     GlobFiles,
+    /// `survey` (seed 001).
+    Survey,
+    /// `scout` (seed 001).
+    Scout,
+    /// `sample` (seed 001).
+    Sample,
+    /// `show` (seed 001).
+    Show,
 }
 
 impl Command {
     /// Every command with its JS name.
-    pub const ALL: [(Command, &'static str); 9] = [
+    pub const ALL: [(Command, &'static str); 13] = [
         (Command::SmartFileQuery, "smartFileQuery"),
         (Command::FindFiles, "findFiles"),
         (Command::GetOutline, "getOutline"),
@@ -70,6 +79,10 @@ impl Command {
         (Command::Grep, "grep"),
         (Command::GrepContent, "grepContent"),
         (Command::GlobFiles, "globFiles"),
+        (Command::Survey, "survey"),
+        (Command::Scout, "scout"),
+        (Command::Sample, "sample"),
+        (Command::Show, "show"),
     ];
 
     /// The command named `kind`.
@@ -105,6 +118,14 @@ pub enum Output {
     GrepContent(agent::GrepContentResult),
     /// `globFiles`' result.
     Glob(glob_files::GlobResult),
+    /// `survey`'s result.
+    Survey(explore::survey::SurveyResult),
+    /// `scout`'s result.
+    Scout(explore::scout::ScoutResult),
+    /// `sample`'s result.
+    Sample(explore::sample::SampleResult),
+    /// `show`'s result.
+    Show(explore::show::ShowResult),
 }
 
 /// Runs the API `kind` with the JSON `options` and returns its result as
@@ -241,6 +262,22 @@ pub fn query_output(
         Command::GlobFiles => {
             let (raw, cancel) = table("globFiles", glob_files::GLOB_FILES_OPTIONS)?;
             Ok(Output::Glob(glob_files::glob_files(&raw, &cancel)?))
+        }
+        Command::Survey => {
+            let (raw, cancel) = table("survey", explore::SURVEY_OPTIONS)?;
+            Ok(Output::Survey(explore::survey::survey(&raw, &cancel)?))
+        }
+        Command::Scout => {
+            let (raw, cancel) = table("scout", explore::SCOUT_OPTIONS)?;
+            Ok(Output::Scout(explore::scout::scout(&raw, &cancel)?))
+        }
+        Command::Sample => {
+            let (raw, cancel) = table("sample", explore::SCOUT_OPTIONS)?;
+            Ok(Output::Sample(explore::sample::sample(&raw, &cancel)?))
+        }
+        Command::Show => {
+            let (raw, cancel) = table("show", explore::SHOW_OPTIONS)?;
+            Ok(Output::Show(explore::show::show(&raw, &cancel)?))
         }
     }
 }

@@ -37,10 +37,19 @@ pub enum Case {
 pub enum Boundary {
     /// None.
     None,
-    /// Regex word boundaries (`\b` on both sides).
+    /// No word character on either side, as `rg -w` (its half boundaries):
+    /// Unicode word characters (letters, marks, decimal digits, connector
+    /// punctuation, joiners), so the query's own ends may be anything.
     Word,
     /// No ASCII identifier character (`[A-Za-z0-9_]`) on either side.
     Identifier,
+}
+
+/// A Unicode word character (UTS #18's `\w`, as ripgrep's).
+macro_rules! word_class {
+    () => {
+        r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]"
+    };
 }
 
 /// A query as a profile states it.
@@ -91,10 +100,18 @@ impl PatternSpec {
         };
         let body = match self.boundary {
             Boundary::None => body,
-            Boundary::Word => wrap("\\b(?:", &body, ")\\b"),
+            Boundary::Word => wrap(
+                concat!("(?<!", word_class!(), ")(?:"),
+                &body,
+                concat!(")(?!", word_class!(), ")"),
+            ),
             Boundary::Identifier => wrap("(?<![A-Za-z0-9_])(?:", &body, ")(?![A-Za-z0-9_])"),
         };
         let mut flags = self.flags.clone();
+        if self.boundary == Boundary::Word && !flags.contains('u') && !flags.contains('v') {
+            // The Unicode classes need the `u` flag.
+            flags.push('u');
+        }
         if self.ignores_case() && !flags.contains('i') {
             flags.push('i');
         }
