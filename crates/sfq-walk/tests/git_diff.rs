@@ -526,3 +526,18 @@ fn include_if_gitdir_and_sha256_and_ignorecase() {
     env3.git(&repo3, &["config", "core.ignorecase", "true"]);
     compare(&env3, &repo3, "ignorecase", 1);
 }
+
+#[test]
+fn an_index_rewritten_between_walks_is_read_again() {
+    // The parse of an unchanged index is reused across walks; git rewrites
+    // the index (a new file renamed over it) on every change, and each
+    // change is seen by the next walk.
+    let (_tmp, env, repo) = small_repo("rewrite", &[]);
+    compare(&env, &repo, "first walk", 1);
+    env.git(&repo, &["add", "-f", "b.log"]);
+    compare(&env, &repo, "after add -f of an ignored file", 1);
+    env.git(&repo, &["rm", "-q", "--cached", "a.txt"]);
+    compare(&env, &repo, "after rm --cached", 2);
+    env.git(&repo, &["add", "-f", "B.LOG"]);
+    compare(&env, &repo, "after a second add", 1);
+}

@@ -284,18 +284,39 @@ impl Scope {
     /// The candidate files under every path (each file once, in path
     /// order), and how many directories could not be read.
     pub fn candidates(&self, cancel: &Cancel) -> Result<(Vec<Candidate>, u64)> {
+        // Several folders are walked at once (each walk has its own waits on
+        // the file system).
+        let listings: Vec<Result<(Vec<Candidate>, u64)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .paths
+                .iter()
+                .map(|(rel, is_dir)| {
+                    s.spawn(move || {
+                        let abs = if rel == "." { self.root.clone() } else { self.root.join(rel) };
+                        if *is_dir {
+                            self.folder(&abs, rel, cancel)
+                        } else {
+                            let size = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
+                            Ok((vec![Candidate { rel: rel.clone(), abs, size, missing: None }], 0))
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::new(crate::error::ErrorCode::Internal, "a walk panicked"))
+                    })
+                })
+                .collect()
+        });
         let mut all: Vec<Candidate> = Vec::new();
         let mut unreadable = 0u64;
-        for (rel, is_dir) in &self.paths {
-            let abs = if rel == "." { self.root.clone() } else { self.root.join(rel) };
-            if *is_dir {
-                let (files, bad) = self.folder(&abs, rel, cancel)?;
-                all.extend(files);
-                unreadable += bad;
-            } else {
-                let size = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
-                all.push(Candidate { rel: rel.clone(), abs, size, missing: None });
-            }
+        for listing in listings {
+            let (files, bad) = listing?;
+            all.extend(files);
+            unreadable += bad;
         }
         if self.paths.len() > 1 {
             all.sort_by(|a, b| a.rel.encode_utf16().cmp(b.rel.encode_utf16()));

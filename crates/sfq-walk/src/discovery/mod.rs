@@ -252,6 +252,68 @@ fn read_list(path: &Path, errors: &mut Vec<SoftError>) -> Option<RuleList> {
     }
 }
 
+/// The identity of an index file as written: git replaces the index by
+/// renaming a new file over it, so a new index has a new inode and time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct IndexStamp {
+    path: PathBuf,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    inode: u64,
+    hash_len: usize,
+}
+
+/// The parsed indexes of the last few repositories walked: an agent's calls
+/// (and a command walking several paths) read a large index once, not once
+/// per walk.
+static INDEXES: Mutex<Vec<(IndexStamp, Arc<Index>)>> = Mutex::new(Vec::new());
+const CACHED_INDEXES: usize = 4;
+
+/// Reads and parses the index at `path` (none: an empty index), reusing the
+/// parse of an unchanged file.
+fn load_index(path: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Arc::default()),
+        Err(e) => {
+            return Err(WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() });
+        }
+    };
+    let stamp = IndexStamp {
+        path: path.to_path_buf(),
+        len: meta.len(),
+        modified: meta.modified().ok(),
+        inode: meta.ino(),
+        hash_len,
+    };
+    if let Ok(cache) = INDEXES.lock()
+        && let Some((_, index)) = cache.iter().find(|(s, _)| *s == stamp)
+    {
+        return Ok(index.clone());
+    }
+    let data = std::fs::read(path)
+        .map_err(|e| WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() })?;
+    // Read what was stamped: a file replaced between the stat and the read
+    // is not cached under the old stamp.
+    let unchanged = std::fs::metadata(path).is_ok_and(|m| {
+        m.len() == stamp.len && m.ino() == stamp.inode && m.modified().ok() == stamp.modified
+    });
+    let index =
+        Arc::new(Index::parse(&data, hash_len).map_err(|e| WalkError::Repository {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?);
+    if unchanged && let Ok(mut cache) = INDEXES.lock() {
+        cache.retain(|(s, _)| s.path != stamp.path);
+        if cache.len() >= CACHED_INDEXES {
+            cache.remove(0);
+        }
+        cache.push((stamp, index.clone()));
+    }
+    Ok(index)
+}
+
 fn walk_git(
     config: &WalkConfig,
     cancel: &(dyn Fn() -> bool + Sync),
@@ -263,15 +325,7 @@ fn walk_git(
         _ => 20,
     };
     let fold = gitcfg.get_bool("core.ignorecase").unwrap_or(false);
-    let index_path = repo.git_dir.join("index");
-    let index = match std::fs::read(&index_path) {
-        Ok(data) => Index::parse(&data, hash_len).map_err(|e| WalkError::Repository {
-            path: index_path.clone(),
-            reason: e.to_string(),
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Index::default(),
-        Err(e) => return Err(WalkError::Repository { path: index_path, reason: e.to_string() }),
-    };
+    let index = load_index(&repo.git_dir.join("index"), hash_len)?;
     let mut early_errors = Vec::new();
     let mut global = Vec::new();
     if config.ignore_files {
@@ -299,7 +353,7 @@ fn walk_git(
         cancel,
         cancelled: AtomicBool::new(false),
         rules: Rules { global: Arc::new(global), fold },
-        index: Some(&index),
+        index: Some(&*index),
         prefix,
         git_mode: true,
         out: Mutex::new(Vec::new()),
