@@ -378,6 +378,45 @@ describe('view_outline', () => {
   });
 });
 
+describe('survey, scout, sample, show', () => {
+  it("answer the protocol's texts, exactly what the API (and the CLI) print", async () => {
+    const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['survey', { terms: ['needle', 'Needle', 'zzz'] }, { terms: ['needle', 'Needle', 'zzz'] }],
+      ['survey', { terms: ['needle'], paths: ['gen/d1', 'src'], mode: 'word', max_lines: 8 }, { terms: ['needle'], paths: ['gen/d1', 'src'], mode: 'word', maxLines: 8 }],
+      ['scout', { query: 'needle' }, { query: 'needle' }],
+      ['scout', { query: 'needle [0-9]-1', mode: 'regex', paths: ['gen'] }, { query: 'needle [0-9]-1', mode: 'regex', paths: ['gen'] }],
+      ['sample', { query: 'needle', paths: ['gen/d2'], max_bytes: 900 }, { query: 'needle', paths: ['gen/d2'], maxBytes: 900 }],
+      ['show', { query: 'helper', file: 'src/app.ts', context: 1 }, { query: 'helper', file: 'src/app.ts', context: 1 }],
+    ];
+    for (const [tool, args, options] of cases) {
+      const r = await call(main, tool, args);
+      expect(r.isError, `${tool} ${text(r)}`).toBeFalsy();
+      expect(text(r), tool).toBe(api[`${tool}Sync`]({ ...options, cwd: repo }).text);
+    }
+    const survey = text(await call(main, 'survey', { terms: ['needle', 'Needle'] }));
+    expect(survey).toMatch(/^overall\[term,matches,files,dominant_path\]:\n {2}needle,2000,400,gen$/m);
+    expect(survey).toMatch(/^warning: "needle" has 99% of all matching lines and dominates the comparison/m);
+  });
+
+  it('a refusal is an answer with advice, not an error', async () => {
+    const r = await call(main, 'show', { query: 'needle', file: 'gen/d0/f0.txt', mode: 'identifier' });
+    expect(r.isError).toBeFalsy();
+    const many = await call(main, 'show', { query: 'export', file: 'src/long.ts' });
+    expect(many.isError).toBeFalsy();
+    expect(text(many)).toMatch(/^show: "export" \(fixed\) in src\/long\.ts: 300 matching lines, more than 20; refusing to print snippets/);
+  });
+
+  it('refuses bad arguments with an error naming the argument', async () => {
+    expect(await fails(main, 'survey', { terms: [] })).toMatchObject({ argument: 'terms', code: 'EINVALIDOPTION' });
+    expect(await fails(main, 'survey', { terms: ['a'], mode: 'regex' })).toMatchObject({ argument: 'mode' });
+    expect(await fails(main, 'scout', { query: 'a|b', mode: 'regex' })).toMatchObject({ argument: 'query' });
+    expect(await fails(main, 'scout', { query: 'x', max_lines: 99 })).toMatchObject({ argument: 'max_lines' });
+    expect(await fails(main, 'sample', { query: 'x', paths: ['../elsewhere'] })).toMatchObject({ argument: 'paths', code: 'EOUTSIDEROOT' });
+    expect(await fails(main, 'show', { query: 'x', file: 'src' })).toMatchObject({ argument: 'file', code: 'EISDIR' });
+    expect(await fails(main, 'show', { query: 'x', file: 'src/app.ts', context: 6 })).toMatchObject({ argument: 'context' });
+  });
+});
+
 describe('scroll_file', () => {
   it('scrolls a file across calls: open, scroll_down, goto, scroll_up', async () => {
     const s = await startServer(['--timeout-seconds', '0']);

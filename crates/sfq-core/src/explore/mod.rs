@@ -169,16 +169,9 @@ macro_rules! explore_options {
     () => {
         [
             opt("mode", Kind::Str, "'fixed' (default), 'identifier', 'word' or 'regex'"),
-            opt(
-                "maxLines",
-                Kind::Int(1, report::HARD_LINES as u64),
-                "lower the output's line budget",
-            ),
-            opt(
-                "maxBytes",
-                Kind::Int(1, report::HARD_BYTES as u64),
-                "lower the output's byte budget",
-            ),
+            // Bounds are checked per command (they depend on its budget).
+            opt("maxLines", Kind::Int(1, u64::MAX), "lower the output's line budget"),
+            opt("maxBytes", Kind::Int(1, u64::MAX), "lower the output's byte budget"),
             opt("cwd", Kind::Str, "the root; paths are relative to it (default: process.cwd())"),
             opt(
                 "timeoutMs",

@@ -125,8 +125,24 @@ pub fn render(sections: &[Section], budget: Budget) -> Rendered {
         sections.iter().map(|s| s.head.iter().map(|h| clip(h, MAX_LINE_CHARS)).collect()).collect();
     let mut used_lines: usize = heads.iter().map(Vec::len).sum();
     let mut used_bytes: usize = heads.iter().flatten().map(|h| line_bytes(h)).sum();
+    // Room kept for the notes of the sections after each one, so that a
+    // section that fills the budget never hides that later rows exist.
+    let note_room = |s: &Section| match s.note {
+        Some(note) if !s.rows.is_empty() => {
+            (1, line_bytes(&clip(&note(s.rows.len()), MAX_LINE_CHARS)))
+        }
+        _ => (0, 0),
+    };
     let mut chosen: Vec<(Vec<String>, usize)> = Vec::with_capacity(sections.len());
-    for s in sections {
+    for (k, s) in sections.iter().enumerate() {
+        let (later_lines, later_bytes) = sections[k + 1..]
+            .iter()
+            .map(note_room)
+            .fold((0, 0), |(l, b), (l2, b2)| (l + l2, b + b2));
+        let budget = Budget {
+            lines: budget.lines.saturating_sub(later_lines),
+            bytes: budget.bytes.saturating_sub(later_bytes),
+        };
         let mut rows = Vec::new();
         let total = s.rows.len().min(s.max_rows);
         let wanted = s.rows.len();
@@ -238,6 +254,20 @@ mod tests {
         let r = render(&sections, Budget { lines: 40, bytes: 120 });
         assert!(r.text.len() <= 120, "{}", r.text);
         assert!(r.text.ends_with("  - w\n"));
+    }
+
+    #[test]
+    fn a_full_section_leaves_room_for_the_notes_of_later_ones() {
+        let table = |name: &str, n: usize| Section {
+            head: vec![table_head(name, &["a"])],
+            rows: (0..n).map(|i| row(&[i.to_string()])).collect(),
+            max_rows: usize::MAX,
+            note: Some(|n| format!("  … {n} more")),
+        };
+        let r = render(&[table("first", 30), table("second", 5)], Budget { lines: 10, bytes: 4000 });
+        assert_eq!(line_count(&r.text), 10);
+        assert!(r.text.ends_with("second[a]:\n  … 5 more\n"), "{}", r.text);
+        assert_eq!(r.shown, vec![6, 0]);
     }
 
     #[test]
