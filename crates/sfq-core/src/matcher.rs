@@ -49,6 +49,9 @@ pub struct Matcher {
     fast: FastRegex,
     /// `u` or `v`: a zero-length match advances by a code point, not a code unit.
     full_unicode: bool,
+    /// Scratch space of finished searches, reused by the next ones (a file
+    /// search would otherwise build the fast path's caches anew).
+    caches: std::sync::Mutex<Vec<Cache>>,
 }
 
 /// The work budget ran out while searching (the file is reported as
@@ -86,7 +89,12 @@ impl Matcher {
             Mode::Whole => Scope::Whole,
         };
         let fast = FastRegex::new(regex.ast(), scope);
-        Ok(Matcher { regex, fast, full_unicode: f.unicode || f.unicode_sets })
+        Ok(Matcher {
+            regex,
+            fast,
+            full_unicode: f.unicode || f.unicode_sets,
+            caches: std::sync::Mutex::new(Vec::new()),
+        })
     }
 
     /// A search over one file of `len` units, with that file's budget.
@@ -100,7 +108,13 @@ impl Matcher {
         LineSearch {
             matcher: self,
             budget: Budget::new(budget_for(len)).with_check(1 << 16, cancelled),
-            cache: self.fast.create_cache(),
+            cache: Some(
+                self.caches
+                    .lock()
+                    .ok()
+                    .and_then(|mut c| c.pop())
+                    .unwrap_or_else(|| self.fast.create_cache()),
+            ),
         }
     }
 
@@ -122,17 +136,32 @@ impl Matcher {
 pub struct LineSearch<'a> {
     matcher: &'a Matcher,
     budget: Budget<'a>,
-    cache: Cache,
+    /// Always `Some` until the search is dropped (then it goes back to the
+    /// matcher's pool).
+    cache: Option<Cache>,
+}
+
+impl Drop for LineSearch<'_> {
+    fn drop(&mut self) {
+        if let (Some(cache), Ok(mut pool)) = (self.cache.take(), self.matcher.caches.lock()) {
+            pool.push(cache);
+        }
+    }
 }
 
 impl LineSearch<'_> {
+    fn cache(&mut self) -> &mut Cache {
+        let fast = &self.matcher.fast;
+        self.cache.get_or_insert_with(|| fast.create_cache())
+    }
+
     /// The byte offset of the next place at or after `from` (a line start)
     /// where a match may start; lines before it hold no match.
     pub fn next_candidate(&mut self, text: &str, from: usize) -> Option<usize> {
         if from >= text.len() {
             return None;
         }
-        self.matcher.fast.next_candidate_with(&mut self.cache, text, from)
+        self.matcher.fast.next_candidate_with(self.cache(), text, from)
     }
 
     /// Every match in one line (a JS string of its own), in order: on the
@@ -144,9 +173,8 @@ impl LineSearch<'_> {
     ) -> std::result::Result<(), BudgetExceeded> {
         let fast = &self.matcher.fast;
         if !fast.needs_exact(line) {
-            fast.for_each_match_with(&mut self.cache, line, |start, end| {
-                f(LineMatch::Utf8 { start, end })
-            });
+            let cache = self.cache.get_or_insert_with(|| fast.create_cache());
+            fast.for_each_match_with(cache, line, |start, end| f(LineMatch::Utf8 { start, end }));
             return Ok(());
         }
         let units: Vec<u16> = line.encode_utf16().collect();
@@ -162,7 +190,8 @@ impl LineSearch<'_> {
         text: &str,
         f: &mut dyn FnMut(usize, usize) -> bool,
     ) -> std::result::Result<(), BudgetExceeded> {
-        self.matcher.fast.for_each_match_with(&mut self.cache, text, f);
+        let fast = &self.matcher.fast;
+        fast.for_each_match_with(self.cache.get_or_insert_with(|| fast.create_cache()), text, f);
         Ok(())
     }
 

@@ -277,17 +277,47 @@ impl Scope {
     /// The candidate files under every path (each file once, in path
     /// order), and how many directories could not be read.
     pub fn candidates(&self, cancel: &Cancel) -> Result<(Vec<Candidate>, u64)> {
-        // Several folders are walked at once (each walk has its own waits on
-        // the file system).
-        let listings: Vec<Result<(Vec<Candidate>, u64)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .paths
+        // Ordinary folders (no hidden or excluded name on their path) share
+        // one walk from the root, restricted to them; the others (and any
+        // folder that walk found empty: one `.gitignore` drops, say) get a
+        // walk of their own, as `rg` searches a path it is given.
+        let excludes = Excludes::from_entries(EXCLUDES);
+        let set = excludes.exclude_set("paths")?;
+        let ordinary = |rel: &str| {
+            rel != "."
+                && !rel.split('/').any(|c| c.starts_with('.'))
+                && !excludes.excludes(rel, set.as_ref())
+        };
+        let shared: Vec<&str> = self
+            .paths
+            .iter()
+            .filter(|(rel, is_dir)| *is_dir && ordinary(rel))
+            .map(|(rel, _)| rel.as_str())
+            .collect();
+        let mut listings: Vec<Result<(Vec<Candidate>, u64)>> = Vec::new();
+        let mut alone: Vec<&(String, bool)> =
+            self.paths.iter().filter(|(rel, is_dir)| !(*is_dir && ordinary(rel))).collect();
+        if shared.len() > 1 {
+            let (files, bad) = self.walk(&self.root, "", Some(&shared), cancel)?;
+            for p in &shared {
+                if !files.iter().any(|f| under(p, &f.rel)) {
+                    alone.extend(self.paths.iter().find(|(rel, _)| rel == p));
+                }
+            }
+            listings.push(Ok((files, bad)));
+        } else {
+            alone.extend(self.paths.iter().filter(|(rel, _)| shared.contains(&rel.as_str())));
+        }
+        // Several walks run at once (each has its own waits on the file system).
+        listings.extend(std::thread::scope(|s| {
+            let handles: Vec<_> = alone
                 .iter()
                 .map(|(rel, is_dir)| {
                     s.spawn(move || {
                         let abs = if rel == "." { self.root.clone() } else { self.root.join(rel) };
                         if *is_dir {
-                            self.folder(&abs, rel, cancel)
+                            let prefix = if rel == "." { String::new() } else { format!("{rel}/") };
+                            self.walk(&abs, &prefix, None, cancel)
                         } else {
                             let size = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
                             Ok((vec![Candidate { rel: rel.clone(), abs, size, missing: None }], 0))
@@ -302,8 +332,8 @@ impl Scope {
                         Err(Error::new(crate::error::ErrorCode::Internal, "a walk panicked"))
                     })
                 })
-                .collect()
-        });
+                .collect::<Vec<_>>()
+        }));
         let mut all: Vec<Candidate> = Vec::new();
         let mut unreadable = 0u64;
         for listing in listings {
@@ -318,16 +348,26 @@ impl Scope {
         Ok((all, unreadable))
     }
 
-    /// The files under the folder `rel` (`.` for the root): seed 001's
-    /// exclusions, `.gitignore`, hidden entries left out (as `rg`). The
-    /// exclusions are names, checked below the folder as `rg` checks its
+    /// The files under `abs` (whose root-relative path is `prefix`): seed
+    /// 001's exclusions, `.gitignore`, hidden entries left out (as `rg`);
+    /// with `within`, only those under one of these root-relative folders.
+    /// The exclusions are names, checked below `abs` as `rg` checks its
     /// globs, so a folder named explicitly is searched even when an
     /// exclusion names it (`node_modules/react`), and nested names still
     /// are left out.
-    fn folder(&self, abs: &Path, rel: &str, cancel: &Cancel) -> Result<(Vec<Candidate>, u64)> {
+    fn walk(
+        &self,
+        abs: &Path,
+        prefix: &str,
+        within: Option<&[&str]>,
+        cancel: &Cancel,
+    ) -> Result<(Vec<Candidate>, u64)> {
         let excludes = Excludes::from_entries(EXCLUDES);
-        let prefix = if rel == "." { String::new() } else { format!("{rel}/") };
-        let filter = excludes.filter(None, "paths")?;
+        let mut filter = excludes.filter(None, "paths")?;
+        if let Some(paths) = within {
+            let paths = paths.iter().map(|p| p.to_string()).collect();
+            filter = std::sync::Arc::new(Within { inner: filter, paths });
+        }
         let profile = DiscoveryProfile {
             prune_names: excludes.prune_names(),
             filter: Some(filter),
@@ -339,7 +379,7 @@ impl Scope {
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;
         for f in &mut files {
-            f.rel.insert_str(0, &prefix);
+            f.rel.insert_str(0, prefix);
         }
         Ok((files, unreadable.len() as u64))
     }
@@ -347,6 +387,24 @@ impl Scope {
     /// The paths as the reports print them.
     pub fn path_names(&self) -> Vec<String> {
         self.paths.iter().map(|(p, _)| p.clone()).collect()
+    }
+}
+
+/// A walk from the root restricted to some folders (and the folders
+/// leading to them).
+struct Within {
+    inner: std::sync::Arc<dyn sfq_walk::discovery::PathFilter>,
+    paths: Vec<String>,
+}
+
+impl sfq_walk::discovery::PathFilter for Within {
+    fn skip_dir(&self, path: &str) -> bool {
+        let leads = self.paths.iter().any(|p| under(path, p));
+        let inside = self.paths.iter().any(|p| under(p, path));
+        !(leads || inside) || (inside && self.inner.skip_dir(path))
+    }
+    fn keep_file(&self, path: &str) -> bool {
+        self.paths.iter().any(|p| under(p, path)) && self.inner.keep_file(path)
     }
 }
 
