@@ -107,7 +107,9 @@ describe('the protocol against ripgrep', () => {
         const root = repos.get(seed)!;
         for (const mode of ['fixed', 'identifier', 'word'] as const) {
           // rg --no-unicode refuses non-ASCII patterns: café only in the other modes.
-          const terms = ['needle', 'foo1bar', ...(mode === 'identifier' ? [] : ['café']), 'x.y(', 'TODO', 'absent-term'];
+          // Terms that hold or overlap each other (needle/needles/le/eed, foo/foo1bar/bar): one
+          // multi-term pass must not hide any of them.
+          const terms = ['needle', 'foo1bar', ...(mode === 'identifier' ? [] : ['café']), 'x.y(', 'TODO', 'absent-term', 'needles', 'le', 'eed', 'foo', 'bar', 'y('];
           const r = surveySync({ terms, mode, cwd: root });
           const expectedRows: { path: string; term: string; matches: number; files: number }[] = [];
           for (const [i, term] of terms.entries()) {

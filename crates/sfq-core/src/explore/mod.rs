@@ -533,31 +533,72 @@ impl<'a> LineTable<'a> {
         anchor: &Hit,
         max_chars: usize,
     ) -> Vec<ShownLine> {
-        let window = |hit: &Hit| {
-            let line = self.get(hit.line);
-            let matched = match &hit.text {
-                search::HitText::Range(a, b) => match self.text {
-                    FileText::Utf8(s) => s[*a..*b].chars().count(),
-                    FileText::Utf16 { .. } => 0,
-                },
-                search::HitText::Js(js) => js.to_string_lossy().chars().count(),
-            };
-            let from = hit.column - 1;
-            crate::lines::window(&line, from, from + matched, max_chars)
-        };
-        let (_, _, start) = window(anchor);
         let last = to.min(self.len().saturating_sub(1).max(anchor.line));
-        (from..=last)
-            .map(|i| match hits.binary_search_by_key(&i, |h| h.line) {
-                Ok(k) => ShownLine { line: i + 1, text: window(&hits[k]).0, is_match: true },
-                Err(_) => ShownLine {
-                    line: i + 1,
-                    text: crate::lines::window_at(&self.get(i), start, max_chars).0,
-                    is_match: false,
-                },
-            })
-            .collect()
+        shown_lines(
+            self.text,
+            (from..=last).map(|i| (i, self.get(i))).collect(),
+            hits,
+            anchor,
+            max_chars,
+        )
     }
+}
+
+/// `anchor`'s line with `context` lines on each side, found from the hit
+/// itself (no line table of the whole file); marked and windowed as
+/// [`LineTable::excerpt`].
+pub fn excerpt_around(
+    text: &FileText,
+    hits: &[Hit],
+    anchor: &Hit,
+    context: usize,
+    max_chars: usize,
+) -> Vec<ShownLine> {
+    let mut spans = Vec::new();
+    let (before, own) = text.context_spans(anchor, context, &mut spans);
+    spans.insert(before, own);
+    let first = anchor.line - before;
+    let line = |span| match text.line_str(span) {
+        Some(s) => s.to_string(),
+        None => text.line_text(span).to_string_lossy(),
+    };
+    let lines = spans.into_iter().enumerate().map(|(k, span)| (first + k, line(span))).collect();
+    shown_lines(text, lines, hits, anchor, max_chars)
+}
+
+/// Lines `(index, text)` as shown: matching ones (in `hits`) windowed around
+/// their own match, the others around where `anchor`'s window starts.
+fn shown_lines(
+    text: &FileText,
+    lines: Vec<(usize, String)>,
+    hits: &[Hit],
+    anchor: &Hit,
+    max_chars: usize,
+) -> Vec<ShownLine> {
+    let matched_chars = |hit: &Hit| match &hit.text {
+        search::HitText::Range(a, b) => match text {
+            FileText::Utf8(s) => s[*a..*b].chars().count(),
+            FileText::Utf16 { .. } => 0,
+        },
+        search::HitText::Js(js) => js.to_string_lossy().chars().count(),
+    };
+    let window = |hit: &Hit, line: &str| {
+        let from = hit.column - 1;
+        crate::lines::window(line, from, from + matched_chars(hit), max_chars)
+    };
+    let start =
+        lines.iter().find(|(i, _)| *i == anchor.line).map_or(0, |(_, l)| window(anchor, l).2);
+    lines
+        .into_iter()
+        .map(|(i, l)| match hits.binary_search_by_key(&i, |h| h.line) {
+            Ok(k) => ShownLine { line: i + 1, text: window(&hits[k], &l).0, is_match: true },
+            Err(_) => ShownLine {
+                line: i + 1,
+                text: crate::lines::window_at(&l, start, max_chars).0,
+                is_match: false,
+            },
+        })
+        .collect()
 }
 
 /// Files the commands could not search, by reason.

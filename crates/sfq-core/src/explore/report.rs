@@ -264,7 +264,8 @@ mod tests {
             max_rows: usize::MAX,
             note: Some(|n| format!("  … {n} more")),
         };
-        let r = render(&[table("first", 30), table("second", 5)], Budget { lines: 10, bytes: 4000 });
+        let r =
+            render(&[table("first", 30), table("second", 5)], Budget { lines: 10, bytes: 4000 });
         assert_eq!(line_count(&r.text), 10);
         assert!(r.text.ends_with("second[a]:\n  … 5 more\n"), "{}", r.text);
         assert_eq!(r.shown, vec![6, 0]);

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, MAX_LINE_CHARS, quote_always};
 use super::{
-    LineTable, QueryMode, READER, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
-    limit_warning, line_hits, query_warnings, required,
+    QueryMode, READER, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
+    excerpt_around, limit_warning, line_hits, query_warnings, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -114,7 +114,6 @@ pub fn pick_order(n: usize) -> Vec<usize> {
 }
 
 fn file_sample(cand: &Candidate, text: &crate::search::FileText, hits: &[Hit]) -> FileSample {
-    let table = LineTable::new(text);
     let groups = clusters(hits);
     let picks = pick_order(groups.len())
         .into_iter()
@@ -128,13 +127,7 @@ fn file_sample(cand: &Candidate, text: &crate::search::FileText, hits: &[Hit]) -
                 cluster: k + 1,
                 of: groups.len(),
                 matches: size as u64,
-                lines: table.excerpt(
-                    rep.line.saturating_sub(CONTEXT),
-                    rep.line + CONTEXT,
-                    hits,
-                    rep,
-                    LINE_CHARS,
-                ),
+                lines: excerpt_around(text, hits, rep, CONTEXT, LINE_CHARS),
             }
         })
         .collect();

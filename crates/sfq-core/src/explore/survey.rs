@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
@@ -21,7 +22,7 @@ use crate::engine::{self, Collector, Flow, Outcome};
 use crate::error::{Error, Result};
 use crate::matcher::Matcher;
 use crate::options::RawOptions;
-use crate::search::SkipReason;
+use crate::search::{FileText, SkipReason};
 
 /// survey's default output budget.
 pub const BUDGET: Budget = Budget { lines: 20, bytes: 4_000 };
@@ -132,12 +133,16 @@ pub fn survey(raw: &RawOptions, cancel: &Cancel) -> Result<SurveyResult> {
 
     let done: Vec<AtomicBool> = terms.iter().map(|_| AtomicBool::new(false)).collect();
     let cancelled = || cancel.is_cancelled();
+    // One multi-term pass tells which terms a file may hold (every mode
+    // matches the term's own text); only those are counted line by line.
+    let presence = Presence::new(&terms);
     let work = |c: &Candidate| match READER.read(c) {
         Err(reason) => Outcome::Skipped(reason),
         Ok(text) => {
             let mut counts = vec![0u64; matchers.len()];
+            let held = presence.terms_in(&text);
             for (i, m) in matchers.iter().enumerate() {
-                if done[i].load(Ordering::Relaxed) {
+                if !held[i] || done[i].load(Ordering::Relaxed) {
                     continue;
                 }
                 match count_lines(&text, m, SCAN_LIMIT, &cancelled) {
@@ -164,6 +169,65 @@ pub fn survey(raw: &RawOptions, cancel: &Cancel) -> Result<SurveyResult> {
     }
     engine::run_over(&candidates, scope.threads, cancel, work, &mut tally)?;
     Ok(tally.result(&terms, mode, budget))
+}
+
+/// Which terms a text may hold, from one pass of a multi-term automaton
+/// (leftmost-first, so it reports no occurrence overlapping an earlier
+/// one): a term it did not see is absent unless a term that can share text
+/// with it (one holds the other, or an end of one is a start of the other)
+/// was seen, since any occurrence is either reported or overlapped by a
+/// reported one.
+struct Presence {
+    automaton: Option<AhoCorasick>,
+    /// Per term, the other terms that can share text with it.
+    partners: Vec<Vec<usize>>,
+}
+
+impl Presence {
+    fn new(terms: &[String]) -> Presence {
+        let automaton = (terms.len() > 1)
+            .then(|| AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(terms).ok())
+            .flatten();
+        let partners = terms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (0..terms.len()).filter(|&j| j != i && can_share_text(t, &terms[j])).collect()
+            })
+            .collect();
+        Presence { automaton, partners }
+    }
+
+    /// Per term, whether `text` may hold it.
+    fn terms_in(&self, text: &FileText) -> Vec<bool> {
+        let n = self.partners.len();
+        let (Some(ac), FileText::Utf8(s)) = (&self.automaton, text) else {
+            return vec![true; n];
+        };
+        let mut seen = vec![false; n];
+        let mut left = n;
+        for m in ac.find_iter(s.as_str()) {
+            let i = m.pattern().as_usize();
+            if !seen[i] {
+                seen[i] = true;
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        (0..n).map(|i| seen[i] || self.partners[i].iter().any(|&j| seen[j])).collect()
+    }
+}
+
+/// Whether occurrences of `a` and `b` can overlap: one holds the other, or
+/// a non-empty end of one is a start of the other.
+fn can_share_text(a: &str, b: &str) -> bool {
+    let end_starts = |x: &str, y: &str| {
+        (1..x.len().min(y.len()))
+            .any(|k| x.is_char_boundary(x.len() - k) && y.starts_with(&x[x.len() - k..]))
+    };
+    a.contains(b) || b.contains(a) || end_starts(a, b) || end_starts(b, a)
 }
 
 /// Matching lines and files.
@@ -406,5 +470,25 @@ impl Collector<Vec<u64>> for Tally<'_> {
 
     fn matches(&self) -> u64 {
         self.terms.iter().map(|c| c.lines).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_term_is_ruled_out_only_when_no_term_that_can_hide_it_was_seen() {
+        assert!(can_share_text("spin_lock", "lock"));
+        assert!(can_share_text("abc", "cde"));
+        assert!(can_share_text("cde", "abc"));
+        assert!(!can_share_text("kmalloc", "kfree"));
+        let terms: Vec<String> = ["a-a", "ba", "zzz", "q"].map(String::from).to_vec();
+        let p = Presence::new(&terms);
+        let held = |s: &str| p.terms_in(&FileText::Utf8(s.to_string()));
+        // "ba" is found first and hides "a-a" (which starts inside it).
+        assert_eq!(held("xba-a"), vec![true, true, false, false]);
+        assert_eq!(held("nothing here"), vec![false, false, false, false]);
+        assert_eq!(held("q zzz"), vec![false, false, true, true]);
     }
 }
