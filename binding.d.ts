@@ -25,6 +25,11 @@ export declare class CancelToken {
    * (candidate files known so far, files handled, matches found).
    */
   get progress(): Array<number>
+  /**
+   * The first matches found so far (at most 10, in result order), as JSON
+   * `[{path, line, text}]`.
+   */
+  get firstHits(): string
 }
 
 /**

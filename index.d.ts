@@ -305,6 +305,16 @@ export interface SearchProgress {
   matches: number;
   /** Milliseconds since the call began. */
   elapsedMs: number;
+  /** The first matching lines found so far (at most 10, in result order; text cut to 200 characters). */
+  firstHits: ProgressHit[];
+}
+
+/** A matching line reported while the search still runs. */
+export interface ProgressHit {
+  path: string;
+  /** 1-based. */
+  line: number;
+  text: string;
 }
 
 /** Options every agent search takes. */

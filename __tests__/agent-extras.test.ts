@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getOutlineSync, globFiles, grepContent, type OutlineItem, searchCode, searchCodeSync } from '../index.js';
+import { getOutlineSync, globFiles, grepContent, type OutlineItem, searchCode, searchCodeSync, type SearchProgress } from '../index.js';
 import { gitInit, makeTree } from './helpers/tree';
 
 let dir: string;
@@ -144,7 +144,7 @@ describe('onProgress', () => {
   afterAll(() => rmSync(big, { recursive: true, force: true }));
 
   it('reports files searched, files found and matches while the search runs', async () => {
-    const seen: Array<{ filesTotal: number; filesSearched: number; matches: number; elapsedMs: number }> = [];
+    const seen: SearchProgress[] = [];
     const r = await searchCode('(?<=x)\\w+y|(?<=q)\\w+z', {
       cwd: big,
       isRegex: true,
@@ -155,6 +155,9 @@ describe('onProgress', () => {
     // Polled while it runs, and once more at the end: the final counts.
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.at(-1)).toMatchObject({ filesTotal: 3000, filesSearched: 3000, matches: r.matchCount });
+    // The first matching lines, as the result lists them.
+    expect(seen.at(-1)!.firstHits).toEqual(r.matches.slice(0, 10).map((m) => ({ path: m.path, line: m.lineNumber, text: m.content })));
+    for (const p of seen) expect(p.firstHits.length).toBeLessThanOrEqual(Math.min(10, p.matches));
     for (const [i, p] of seen.entries()) {
       expect(p.filesSearched).toBeLessThanOrEqual(p.filesTotal);
       expect(p.filesTotal).toBeLessThanOrEqual(3000);

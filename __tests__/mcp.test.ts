@@ -141,7 +141,15 @@ let other: Server; // --root from elsewhere, a smaller budget (5000), the defaul
 beforeAll(async () => {
   repo = makeTree(fixture(), 'sfq-mcp-');
   gitInit(repo);
-  slowRepo = makeTree({ ...slowFiles(), '.smart-file-query.json': JSON.stringify({ timeout_seconds: 1 }) }, 'sfq-mcp-slow-');
+  slowRepo = makeTree(
+    {
+      ...slowFiles(),
+      // A first chunk of fast files before the slow ones (the scan hands files over 16 at a time).
+      ...Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`a/hits-${String(i).padStart(2, '0')}.txt`, i === 0 ? 'one aab\nnone\ntwo aaab\n' : 'none\n'])),
+      '.smart-file-query.json': JSON.stringify({ timeout_seconds: 1 }),
+    },
+    'sfq-mcp-slow-',
+  );
   gitInit(slowRepo);
   elsewhere = mkdtempSync(join(tmpdir(), 'sfq-mcp-cwd-'));
   main = await startServer(['--timeout-seconds', '0']);
@@ -576,7 +584,12 @@ describe('background execution', () => {
     const status = await ok(slow, 'task_status', { task_id: started.task_id });
     expect(status).toMatchObject({ status: 'running' });
     // The engine's counters, polled while the search runs.
-    expect(status.progress).toMatchObject({ files_total: expect.any(Number), files_searched: expect.any(Number), matches: 0 });
+    expect(status.progress).toMatchObject({ files_total: expect.any(Number), files_searched: expect.any(Number), matches: 2 });
+    // The first hits already found (a/ comes before the slow files).
+    expect(status.progress.first_hits).toEqual([
+      { path: 'a/hits-00.txt', line: 1, text: 'one aab' },
+      { path: 'a/hits-00.txt', line: 3, text: 'two aaab' },
+    ]);
     expect(status.progress.files_total).toBeGreaterThan(0);
     expect(status.progress.files_searched).toBeLessThanOrEqual(status.progress.files_total);
     expect(await ok(slow, 'task_cancel', { task_id: started.task_id })).toMatchObject({ status: 'cancelled' });

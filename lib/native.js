@@ -171,7 +171,8 @@ function run(kind, options, patternKey, signal, compact) {
         if (key === last) return true;
         last = key;
         try {
-          onProgress({ filesTotal, filesSearched, matches, elapsedMs: Date.now() - started });
+          const firstHits = JSON.parse(token.firstHits);
+          onProgress({ filesTotal, filesSearched, matches, elapsedMs: Date.now() - started, firstHits });
           return true;
         } catch (e) {
           // A throwing callback is the caller's bug: stop and say so.

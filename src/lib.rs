@@ -106,6 +106,13 @@ impl CancelToken {
     pub fn progress(&self) -> Vec<f64> {
         self.progress.snapshot().iter().map(|&n| n as f64).collect()
     }
+
+    /// The first matches found so far (at most 10, in result order), as JSON
+    /// `[{path, line, text}]`.
+    #[napi(getter)]
+    pub fn first_hits(&self) -> String {
+        serde_json::to_string(&self.progress.first_hits()).unwrap_or_else(|_| "[]".into())
+    }
 }
 
 /// One native call: what to run and how to hand the result back.

@@ -32,7 +32,8 @@ const TASK_TOOLS = [
     name: 'task_status',
     description:
       'Status of a background search (glob_files, grep_content or search_code that outlasted timeout_seconds): ' +
-      'running, completed, failed or cancelled, with the elapsed time. Without task_id: every task of this session.',
+      'running, completed, failed or cancelled, with the elapsed time; while it runs, progress: files searched out of the ' +
+      'candidates found so far, matches so far and the first hits already found (path, line, text). Without task_id: every task of this session.',
     inputSchema: { type: 'object', properties: { task_id: TASK_ID } },
   },
   {
@@ -230,7 +231,13 @@ export function createMcpServer(options) {
       const p = task.progress;
       out.progress = p === undefined
         ? { elapsed_seconds: out.elapsed_seconds }
-        : { files_searched: p.filesSearched, files_total: p.filesTotal, matches: p.matches, elapsed_seconds: out.elapsed_seconds };
+        : {
+          files_searched: p.filesSearched,
+          files_total: p.filesTotal,
+          matches: p.matches,
+          elapsed_seconds: out.elapsed_seconds,
+          first_hits: p.firstHits ?? [],
+        };
       out.message = 'Still running (files_total grows while files are still being found). task_result with wait_seconds waits for the result.';
     }
     if (task.status === 'failed') out.error = toolError(specs.get(task.tool), task.args, task.error).message;

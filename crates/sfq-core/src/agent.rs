@@ -296,6 +296,8 @@ const HINT_MIN_TIME: Duration = Duration::from_millis(5);
 /// The merge of every line-search profile: keeps the entries of the page
 /// (`offset`, `maxResults`), counts the rest, honours the time budget.
 struct LinesCollector {
+    /// Where the first kept lines are reported while the search runs.
+    progress: Arc<crate::cancel::Progress>,
     offset: usize,
     want: usize,
     seen: usize,
@@ -320,6 +322,9 @@ impl Collector<FileLines> for LinesCollector {
                         break;
                     }
                     if self.seen >= self.offset {
+                        if self.progress.wants_hits() {
+                            self.progress.add_hit(&path, e.line_number, &e.content);
+                        }
                         f.entries.push((path.clone(), e));
                     }
                     self.seen += 1;
@@ -365,6 +370,7 @@ impl LineScan {
             },
         };
         let mut collector = LinesCollector {
+            progress: cancel.progress_handle(),
             offset: self.offset,
             want: self.max_results,
             seen: 0,

@@ -1,8 +1,8 @@
 //! Cooperative cancellation: an abort flag set from the JS thread and an
 //! optional deadline (`timeoutMs`), polled by long-running work.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, ErrorCode, Result};
@@ -17,9 +17,47 @@ pub struct Progress {
     pub files_done: AtomicU64,
     /// Matches (matching lines for the agent searches) found so far.
     pub matches: AtomicU64,
+    /// The first matches found, in result order (at most [`FIRST_HITS`]).
+    first_hits: Mutex<Vec<FirstHit>>,
+}
+
+/// How many hits a progress report carries.
+pub const FIRST_HITS: usize = 10;
+/// The longest text (characters) of a hit in a progress report.
+const HIT_CHARS: usize = 200;
+
+/// A match reported while the search still runs.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FirstHit {
+    /// Root-relative path.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// The line (its first 200 characters).
+    pub text: String,
 }
 
 impl Progress {
+    /// Whether the report wants more hits (cheap to ask before building one).
+    pub fn wants_hits(&self) -> bool {
+        self.first_hits.lock().is_ok_and(|h| h.len() < FIRST_HITS)
+    }
+
+    /// Adds a hit unless the report holds [`FIRST_HITS`] already.
+    pub fn add_hit(&self, path: &str, line: usize, text: &str) {
+        if let Ok(mut hits) = self.first_hits.lock()
+            && hits.len() < FIRST_HITS
+        {
+            let text = text.chars().take(HIT_CHARS).collect();
+            hits.push(FirstHit { path: path.to_string(), line, text });
+        }
+    }
+
+    /// The hits reported so far.
+    pub fn first_hits(&self) -> Vec<FirstHit> {
+        self.first_hits.lock().map(|h| h.clone()).unwrap_or_default()
+    }
+
     /// The three counters, in that order.
     pub fn snapshot(&self) -> [u64; 3] {
         [
@@ -50,6 +88,11 @@ impl Cancel {
     /// A token observing `aborted`, for a call that started at `started`.
     pub fn new(aborted: Arc<AtomicBool>, started: Instant) -> Cancel {
         Cancel { aborted, progress: Arc::default(), started, deadline: None, timeout_ms: 0 }
+    }
+
+    /// The progress this call reports into, to keep.
+    pub fn progress_handle(&self) -> Arc<Progress> {
+        self.progress.clone()
     }
 
     /// The same, reporting into `progress`.
