@@ -8,12 +8,13 @@
 //! worker that searched it ([`run_encoded`]; see [`crate::file_view`]).
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
 use crate::cancel::Cancel;
-use crate::discovery::{Candidate, DiscoveryProfile, Unreadable, glob_set};
+use crate::discovery::{self, Candidate, DiscoveryProfile, Unreadable, glob_set};
 use crate::engine::{self, Collector, Flow, Outcome, Reader};
 use crate::error::Result;
 use crate::excludes::Excludes;
@@ -317,10 +318,36 @@ struct MaxMatches<'a, F> {
     cancel: &'a Cancel,
     encode: &'a (dyn Fn(&FileView) -> Result<F> + Sync),
     out: Scanned<F>,
+    /// Told each merged file's position and the total so far.
+    ahead: &'a Ahead,
+    /// A candidate's position in the list.
+    index: &'a (dyn Fn(&Candidate) -> usize + Sync),
 }
 
 impl<F> Collector<Found<F>> for MaxMatches<'_, F> {
     fn collect(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
+        let flow = self.merge(cand, outcome);
+        self.ahead.merge((self.index)(cand), self.out.aggregate.total_matches);
+        flow
+    }
+
+    fn matches(&self) -> u64 {
+        self.out.aggregate.total_matches
+    }
+
+    fn unreadable(&mut self, u: Unreadable) {
+        // Directories that could not be read are reported after the files.
+        self.out.skipped.push(Skipped {
+            path: u.rel,
+            reason: "readError",
+            size: None,
+            code: Some(u.code),
+        });
+    }
+}
+
+impl<F> MaxMatches<'_, F> {
+    fn merge(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
         let max = self.config.max_matches;
         let out = &mut self.out;
         let agg = &mut out.aggregate;
@@ -356,20 +383,6 @@ impl<F> Collector<Found<F>> for MaxMatches<'_, F> {
         }
         Ok(Flow::Continue)
     }
-
-    fn matches(&self) -> u64 {
-        self.out.aggregate.total_matches
-    }
-
-    fn unreadable(&mut self, u: Unreadable) {
-        // Directories that could not be read are reported after the files.
-        self.out.skipped.push(Skipped {
-            path: u.rel,
-            reason: "readError",
-            size: None,
-            code: Some(u.code),
-        });
-    }
 }
 
 /// Discovers the candidates and searches them on the worker pool. Each
@@ -389,21 +402,81 @@ fn scan_files<F: Send>(
         metadata: true,
         threads: config.threads,
     };
-    let per_file = usize::try_from(config.max_matches).unwrap_or(usize::MAX).saturating_add(1);
+    let (candidates, unreadable) = discovery::candidates(&config.root, &profile, cancel)?;
+    let ahead = Ahead::new(candidates.len());
+    let index = |c: &Candidate| {
+        (c as *const Candidate as usize - candidates.as_ptr() as usize)
+            / std::mem::size_of::<Candidate>().max(1)
+    };
+    let max = config.max_matches;
     let mut collector = MaxMatches {
         config,
         cancel,
         encode: &encode,
         out: Scanned { results: Vec::new(), skipped: Vec::new(), aggregate: Aggregate::default() },
+        ahead: &ahead,
+        index: &index,
     };
-    engine::run(
-        &config.root,
-        &profile,
-        cancel,
-        |c| search_one(config, c, cancel, per_file, false, &encode),
-        &mut collector,
-    )?;
+    let work = |c: &Candidate| {
+        let i = index(c);
+        // A file is searched for at most the matches that can still be used:
+        // at most `maxMatches` minus what the files before it are known to
+        // hold, plus one (to know that it crosses the cap). Workers run ahead
+        // of the merge, and without this each would keep every match of
+        // every file it searched.
+        let before = ahead.lower_bound(i);
+        if before >= max {
+            // The merge stops at or before this file: it is never used.
+            ahead.found(i, 0);
+            return Outcome::NoMatch;
+        }
+        let limit = usize::try_from(max - before).unwrap_or(usize::MAX).saturating_add(1);
+        let outcome = search_one(config, c, cancel, limit, false, &encode);
+        ahead.found(i, if let Outcome::Matched((n, _)) = &outcome { *n as u64 } else { 0 });
+        outcome
+    };
+    engine::run_over(&candidates, config.threads, cancel, work, &mut collector)?;
+    for u in unreadable {
+        collector.unreadable(u);
+    }
     Ok(collector.out)
+}
+
+/// What the workers know of the matches before a file, while they run
+/// ahead of the merge: each finished file's count, and the merge's frontier.
+struct Ahead {
+    /// Per candidate, its matches once searched (`u64::MAX` before).
+    counts: Vec<AtomicU64>,
+    /// Candidates merged so far and the matches they held.
+    merged: Mutex<(usize, u64)>,
+}
+
+impl Ahead {
+    fn new(n: usize) -> Ahead {
+        Ahead {
+            counts: (0..n).map(|_| AtomicU64::new(u64::MAX)).collect(),
+            merged: Mutex::new((0, 0)),
+        }
+    }
+
+    fn found(&self, i: usize, n: u64) {
+        self.counts[i].store(n, Ordering::Relaxed);
+    }
+
+    /// At most the matches the files before `i` hold: those merged, plus
+    /// those searched since (files still being searched count as none).
+    fn lower_bound(&self, i: usize) -> u64 {
+        let (frontier, merged) = *self.merged.lock().unwrap_or_else(|e| e.into_inner());
+        let searched: u64 = (frontier..i)
+            .map(|j| self.counts[j].load(Ordering::Relaxed))
+            .filter(|&n| n != u64::MAX)
+            .sum();
+        merged + searched
+    }
+
+    fn merge(&self, i: usize, total: u64) {
+        *self.merged.lock().unwrap_or_else(|e| e.into_inner()) = (i + 1, total);
+    }
 }
 
 impl SfqConfig {
