@@ -75,3 +75,13 @@ export declare function query(kind: string, options: string, pattern: string | u
  * transport instead of JSON.
  */
 export declare function querySync(kind: string, options: string, pattern?: string | undefined | null, compact?: boolean | undefined | null): Outcome
+
+/**
+ * Runs `smartFileQuery` off the JS thread writing its JSON straight to the
+ * process's stdout (fd 1) as the files are merged: the CLI's output, with
+ * memory bounded by one file's result instead of the whole payload. The
+ * caller must not have written to `process.stdout` (nothing is buffered
+ * there). Resolves to the payload without `results` as JSON; a closed
+ * reader is the error `EPIPE`.
+ */
+export declare function queryToStdout(options: string, pattern: string | undefined | null, token: CancelToken): Promise<Outcome>

@@ -838,3 +838,4 @@ module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.query = nativeBinding.query
 module.exports.querySync = nativeBinding.querySync
+module.exports.queryToStdout = nativeBinding.queryToStdout

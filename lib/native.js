@@ -204,4 +204,24 @@ function run(kind, options, patternKey, signal, compact) {
   });
 }
 
-module.exports = { codedError, checkRegExp, runJson, runJsonSync, runValue, runValueSync };
+/**
+ * Runs smartFileQuery writing its JSON straight to the process's stdout (fd
+ * 1) as the files are merged: the CLI's output with memory bounded by one
+ * file's result. Nothing may have been written to process.stdout before.
+ * Resolves to the payload without `results` (JSON bytes); a reader that went
+ * away rejects with code EPIPE.
+ */
+function runToStdout(options, patternKey) {
+  return new Promise((resolve, reject) => {
+    const { json, pattern } = encode('smartFileQuery', options, patternKey);
+    binding.queryToStdout(json, pattern, new binding.CancelToken()).then((outcome) => {
+      try {
+        resolve(unwrap(outcome));
+      } catch (e) {
+        reject(e);
+      }
+    }, reject);
+  });
+}
+
+module.exports = { codedError, checkRegExp, runJson, runJsonSync, runToStdout, runValue, runValueSync };

@@ -124,6 +124,9 @@ struct Request {
     progress: Arc<Progress>,
     started: Instant,
     format: Format,
+    /// `smartFileQuery` written to the process's stdout as it is merged
+    /// (the result is then the payload without `results`).
+    to_stdout: bool,
 }
 
 impl Request {
@@ -144,6 +147,7 @@ impl Request {
             progress,
             started: Instant::now(),
             format,
+            to_stdout: false,
         }
     }
 
@@ -154,7 +158,13 @@ impl Request {
         let base =
             Cancel::new(self.flag.clone(), self.started).with_progress(self.progress.clone());
         let format = self.format;
+        let to_stdout = self.to_stdout;
         match catch_unwind(AssertUnwindSafe(|| {
+            if to_stdout {
+                let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout::Stdout);
+                return sfq_core::query_to_writer(options, pattern, base, &mut out)
+                    .map(Encoded::Json);
+            }
             sfq_core::query_encoded(command?, options, pattern, base, format)
         })) {
             Ok(Ok(encoded)) => Ok(encoded),
@@ -221,6 +231,76 @@ pub fn query(
         token.progress.clone(),
         compact,
     )))
+}
+
+/// Runs `smartFileQuery` off the JS thread writing its JSON straight to the
+/// process's stdout (fd 1) as the files are merged: the CLI's output, with
+/// memory bounded by one file's result instead of the whole payload. The
+/// caller must not have written to `process.stdout` (nothing is buffered
+/// there). Resolves to the payload without `results` as JSON; a closed
+/// reader is the error `EPIPE`.
+#[napi]
+pub fn query_to_stdout(
+    options: String,
+    pattern: Option<Utf16String>,
+    token: &CancelToken,
+) -> AsyncTask<QueryTask> {
+    let mut request = Request::new(
+        "smartFileQuery".to_string(),
+        options,
+        pattern,
+        token.flag.clone(),
+        token.progress.clone(),
+        None,
+    );
+    request.to_stdout = true;
+    AsyncTask::new(QueryTask(request))
+}
+
+/// The process's standard output as the core writes to it.
+mod stdout {
+    /// fd 1, written directly with blocking semantics: Node may have made a
+    /// pipe non-blocking, so a full pipe is waited on (`poll`) rather than
+    /// reported.
+    pub struct Stdout;
+
+    #[cfg(unix)]
+    impl std::io::Write for Stdout {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            loop {
+                // SAFETY: writes `buf.len()` bytes from a valid slice to fd 1.
+                let n = unsafe { libc::write(1, buf.as_ptr().cast(), buf.len()) };
+                if n >= 0 {
+                    return Ok(n as usize);
+                }
+                let e = std::io::Error::last_os_error();
+                match e.kind() {
+                    std::io::ErrorKind::Interrupted => {}
+                    std::io::ErrorKind::WouldBlock => {
+                        let mut fd = libc::pollfd { fd: 1, events: libc::POLLOUT, revents: 0 };
+                        // SAFETY: one valid pollfd; a timeout bounds the wait.
+                        unsafe { libc::poll(&mut fd, 1, 1000) };
+                    }
+                    _ => return Err(e),
+                }
+            }
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[cfg(not(unix))]
+    impl std::io::Write for Stdout {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            std::io::Write::write(&mut std::io::stdout(), buf)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            std::io::Write::flush(&mut std::io::stdout())
+        }
+    }
 }
 
 /// Bench-only (`--features crossing-bench`): runs a query once and hands

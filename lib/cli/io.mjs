@@ -35,5 +35,12 @@ export function processIo(proc = process) {
     stderr: (s) => {
       proc.stderr.write(s);
     },
+    /**
+     * The real process's stdout: the engine may write to fd 1 itself (the
+     * default command's JSON, streamed as it is produced) while nothing was
+     * written through `stdout` yet. Quits quietly once the reader is gone.
+     */
+    direct: proc === process,
+    quit,
   };
 }

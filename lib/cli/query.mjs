@@ -62,18 +62,30 @@ async function run(argv, io) {
     await io.stdout(`${packageVersion()}\n`);
     return 0;
   }
-  let json;
+  // The real stdout gets the JSON from the engine as the files are merged
+  // (the same bytes, memory bounded by one file's result); other io (tests,
+  // embedders) gets it whole.
+  let summary;
   try {
     const addon = native();
     addon.checkRegExp(parsed.options.regex, parsed.options.flags);
-    json = await addon.runJson('smartFileQuery', parsed.options, 'regex');
+    if (io.direct) {
+      summary = JSON.parse(await addon.runToStdout(parsed.options, 'regex'));
+    } else {
+      const json = await addon.runJson('smartFileQuery', parsed.options, 'regex');
+      await io.stdout(json);
+      summary = summaryOf(json);
+    }
   } catch (e) {
+    if (e.code === 'EPIPE' && io.direct) {
+      io.quit(); // the reader went away: quietly, as rg
+      return 0;
+    }
     const usage = e.code === 'EINVALIDOPTION' || e.code === 'EINVALIDREGEX';
     io.stderr(`smart-file-query: ${flagMessage(e.message, FLAGS)}${usage ? '' : ` (${e.code})`}\n${usage ? `\n${USAGE}` : ''}`);
     return 1;
   }
-  await io.stdout(json);
-  for (const line of warnings(summaryOf(json))) io.stderr(`${line}\n`);
+  for (const line of warnings(summary)) io.stderr(`${line}\n`);
   return 0;
 }
 

@@ -94,11 +94,30 @@ where
     W: Fn(&Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
+    run_over_in(candidates, threads, crate::scan::CHUNK, cancel, work, collector)
+}
+
+/// [`run_over`] with candidates handed to the workers `chunk` at a time
+/// (see [`crate::scan::ordered_in`]).
+pub fn run_over_in<F, W, C>(
+    candidates: &[Candidate],
+    threads: usize,
+    chunk: usize,
+    cancel: &Cancel,
+    work: W,
+    collector: &mut C,
+) -> Result<()>
+where
+    F: Send,
+    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    C: Collector<F>,
+{
     let progress = cancel.progress();
     progress.files_total.fetch_add(candidates.len() as u64, Ordering::Relaxed);
-    crate::scan::ordered(
+    crate::scan::ordered_in(
         candidates,
         threads,
+        chunk,
         cancel,
         |c| {
             crate::failpoint::hit("scan-file");

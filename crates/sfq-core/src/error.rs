@@ -97,6 +97,7 @@ pub fn io_code(err: &std::io::Error) -> &'static str {
         K::NotADirectory => "ENOTDIR",
         K::InvalidData => "EINVAL",
         K::OutOfMemory => "ENOMEM",
+        K::BrokenPipe => "EPIPE",
         _ => "EIO",
     }
 }
@@ -134,6 +135,8 @@ fn errno_name(errno: i32) -> Option<&'static str> {
         24 => "EMFILE",
         26 => "ETXTBSY",
         27 => "EFBIG",
+        28 => "ENOSPC",
+        32 => "EPIPE",
         36 if cfg!(target_os = "linux") => "ENAMETOOLONG",
         40 if cfg!(target_os = "linux") => "ELOOP",
         62 if cfg!(target_os = "macos") => "ELOOP",

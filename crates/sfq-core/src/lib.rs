@@ -188,6 +188,19 @@ pub fn query_encoded(
     })
 }
 
+/// `smartFileQuery` with its JSON written to `out` as the files are merged
+/// (see [`smart_file_query::write_json`]): the CLI's output with bounded
+/// memory. Returns the payload without its results, as JSON.
+pub fn query_to_writer(
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    base: Cancel,
+    out: &mut dyn std::io::Write,
+) -> Result<Vec<u8>> {
+    let (config, cancel) = smart_file_query_config(options, pattern, base)?;
+    smart_file_query::write_json(&config, &cancel, out)
+}
+
 /// `smartFileQuery`'s validated config and its cancellation (with `timeoutMs`).
 fn smart_file_query_config(
     options: &str,

@@ -45,6 +45,10 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
     Ok(p)
 }
 
+/// Items a worker claims at once in [`ordered`]: the consumer gets them
+/// together, once the last is done.
+pub const CHUNK: usize = 16;
+
 /// Runs `work` over `items` on `threads` threads and feeds the results to
 /// `consume` in item order until it returns [`Flow::Stop`] or the items run
 /// out. Workers take items one at a time and never run more than a window of
@@ -54,6 +58,26 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
 pub fn ordered<'a, I, T, W, C>(
     items: &'a [I],
     threads: usize,
+    cancel: &Cancel,
+    work: W,
+    consume: C,
+) -> Result<()>
+where
+    I: Sync,
+    T: Send,
+    W: Fn(&'a I) -> T + Sync,
+    C: FnMut(T) -> Result<Flow>,
+{
+    ordered_in(items, threads, CHUNK, cancel, work, consume)
+}
+
+/// [`ordered`] with items claimed `chunk` at a time (1: each result reaches
+/// the consumer as soon as it and those before it are done, for consumers
+/// that must not hold many results at once).
+pub fn ordered_in<'a, I, T, W, C>(
+    items: &'a [I],
+    threads: usize,
+    chunk: usize,
     cancel: &Cancel,
     work: W,
     mut consume: C,
@@ -78,9 +102,10 @@ where
     // Items are claimed in chunks (one message per chunk keeps the consumer
     // from waking for every small file) and at most `window` chunks ahead of
     // the consumer.
-    const CHUNK: usize = 16;
-    let chunks = items.len().div_ceil(CHUNK);
-    let window = threads * 16;
+    let chunk = chunk.max(1);
+    let chunks = items.len().div_ceil(chunk);
+    // The same number of items ahead whatever the chunk size.
+    let window = threads * 16 * CHUNK / chunk;
     let next = AtomicUsize::new(0);
     let consumed = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -110,9 +135,9 @@ where
                         }
                         std::thread::sleep(Duration::from_micros(200));
                     }
-                    let end = (c * CHUNK + CHUNK).min(items.len());
-                    let mut out = Vec::with_capacity(end - c * CHUNK);
-                    for item in &items[c * CHUNK..end] {
+                    let end = (c * chunk + chunk).min(items.len());
+                    let mut out = Vec::with_capacity(end - c * chunk);
+                    for item in &items[c * chunk..end] {
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }

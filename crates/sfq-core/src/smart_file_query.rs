@@ -8,7 +8,7 @@
 //! worker that searched it ([`run_encoded`]; see [`crate::file_view`]).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -24,6 +24,7 @@ use crate::jsstr::JsStr;
 use crate::matcher::Matcher;
 use crate::options::RawOptions;
 use crate::paths::resolve_root;
+use crate::scan;
 use crate::search::{self, FileText, Hit, Mode, SkipReason};
 use crate::text::Encoding;
 use crate::transport::Assembler;
@@ -313,7 +314,7 @@ struct Scanned<F> {
 /// `maxMatches`. The one file that crosses it is searched again on this
 /// thread for exactly the matches that remain (a file's first N matches are
 /// the same whatever the limit).
-struct MaxMatches<'a, F> {
+struct MaxMatches<'a, 'e, F> {
     config: &'a SfqConfig,
     cancel: &'a Cancel,
     encode: &'a (dyn Fn(&FileView) -> Result<F> + Sync),
@@ -322,12 +323,19 @@ struct MaxMatches<'a, F> {
     ahead: &'a Ahead,
     /// A candidate's position in the list.
     index: &'a (dyn Fn(&Candidate) -> usize + Sync),
+    /// Where each merged file goes as soon as it is merged (else it is
+    /// kept in `out.results`).
+    emit: Option<&'e mut dyn FnMut(F) -> Result<()>>,
 }
 
-impl<F> Collector<Found<F>> for MaxMatches<'_, F> {
+impl<F> Collector<Found<F>> for MaxMatches<'_, '_, F> {
     fn collect(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
         let flow = self.merge(cand, outcome);
         self.ahead.merge((self.index)(cand), self.out.aggregate.total_matches);
+        if !matches!(flow, Ok(Flow::Continue)) {
+            // No more merging: workers waiting for it must not wait.
+            self.ahead.ended.store(true, Ordering::Relaxed);
+        }
         flow
     }
 
@@ -346,7 +354,7 @@ impl<F> Collector<Found<F>> for MaxMatches<'_, F> {
     }
 }
 
-impl<F> MaxMatches<'_, F> {
+impl<F> MaxMatches<'_, '_, F> {
     fn merge(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
         let max = self.config.max_matches;
         let out = &mut self.out;
@@ -376,7 +384,10 @@ impl<F> MaxMatches<'_, F> {
         };
         agg.total_matches += count.min(remaining) as u64;
         agg.files_matched += 1;
-        out.results.push(file);
+        match &mut self.emit {
+            Some(emit) => emit(file)?,
+            None => out.results.push(file),
+        }
         if agg.total_matches >= max {
             agg.truncated = true;
             return Ok(Flow::Stop);
@@ -392,6 +403,7 @@ fn scan_files<F: Send>(
     config: &SfqConfig,
     cancel: &Cancel,
     encode: impl Fn(&FileView) -> Result<F> + Sync,
+    emit: Option<&mut dyn FnMut(F) -> Result<()>>,
 ) -> Result<Scanned<F>> {
     let profile = DiscoveryProfile {
         prune_names: config.excludes.prune_names(),
@@ -409,6 +421,10 @@ fn scan_files<F: Send>(
             / std::mem::size_of::<Candidate>().max(1)
     };
     let max = config.max_matches;
+    let pace = emit.is_some();
+    // Written as merged, files reach the merge a few at a time (not 16), so
+    // memory holds about that many files' results.
+    let chunk = if pace { STREAM_CHUNK } else { scan::CHUNK };
     let mut collector = MaxMatches {
         config,
         cancel,
@@ -416,9 +432,24 @@ fn scan_files<F: Send>(
         out: Scanned { results: Vec::new(), skipped: Vec::new(), aggregate: Aggregate::default() },
         ahead: &ahead,
         index: &index,
+        emit,
     };
     let work = |c: &Candidate| {
         let i = index(c);
+        if pace {
+            // Written as merged: a worker waits while the files searched
+            // ahead of the merge hold more than PACE matches, so memory holds
+            // about one chunk's results beyond them. The worker of the chunk
+            // the merge needs next never waits (its files are merged only
+            // once it is done).
+            while i / chunk > ahead.frontier() / chunk
+                && ahead.unmerged(i) > PACE
+                && !ahead.ended.load(Ordering::Relaxed)
+                && !cancel.is_cancelled()
+            {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+        }
         // A file is searched for at most the matches that can still be used:
         // at most `maxMatches` minus what the files before it are known to
         // hold, plus one (to know that it crosses the cap). Workers run ahead
@@ -435,12 +466,17 @@ fn scan_files<F: Send>(
         ahead.found(i, if let Outcome::Matched((n, _)) = &outcome { *n as u64 } else { 0 });
         outcome
     };
-    engine::run_over(&candidates, config.threads, cancel, work, &mut collector)?;
+    engine::run_over_in(&candidates, config.threads, chunk, cancel, work, &mut collector)?;
     for u in unreadable {
         collector.unreadable(u);
     }
     Ok(collector.out)
 }
+
+/// Matches a streamed scan lets the workers search ahead of the merge.
+const PACE: u64 = 20_000;
+/// Files a worker of a streamed scan takes at once.
+const STREAM_CHUNK: usize = 4;
 
 /// What the workers know of the matches before a file, while they run
 /// ahead of the merge: each finished file's count, and the merge's frontier.
@@ -449,6 +485,8 @@ struct Ahead {
     counts: Vec<AtomicU64>,
     /// Candidates merged so far and the matches they held.
     merged: Mutex<(usize, u64)>,
+    /// Set when the merge stopped (the cap, an error).
+    ended: AtomicBool,
 }
 
 impl Ahead {
@@ -456,6 +494,7 @@ impl Ahead {
         Ahead {
             counts: (0..n).map(|_| AtomicU64::new(u64::MAX)).collect(),
             merged: Mutex::new((0, 0)),
+            ended: AtomicBool::new(false),
         }
     }
 
@@ -466,12 +505,29 @@ impl Ahead {
     /// At most the matches the files before `i` hold: those merged, plus
     /// those searched since (files still being searched count as none).
     fn lower_bound(&self, i: usize) -> u64 {
+        let (merged, searched) = self.before(i);
+        merged + searched
+    }
+
+    /// The matches merged, and those searched since in the files before `i`
+    /// (one consistent look).
+    fn before(&self, i: usize) -> (u64, u64) {
         let (frontier, merged) = *self.merged.lock().unwrap_or_else(|e| e.into_inner());
         let searched: u64 = (frontier..i)
             .map(|j| self.counts[j].load(Ordering::Relaxed))
             .filter(|&n| n != u64::MAX)
             .sum();
-        merged + searched
+        (merged, searched)
+    }
+
+    /// The first candidate not merged yet.
+    fn frontier(&self) -> usize {
+        self.merged.lock().unwrap_or_else(|e| e.into_inner()).0
+    }
+
+    /// Matches searched but not merged, in the files before `i`.
+    fn unmerged(&self, i: usize) -> u64 {
+        self.before(i).1
     }
 
     fn merge(&self, i: usize, total: u64) {
@@ -498,7 +554,7 @@ impl SfqConfig {
 
 /// Runs the query: the typed payload.
 pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
-    let s = scan_files(config, cancel, |f| Ok(f.to_result()))?;
+    let s = scan_files(config, cancel, |f| Ok(f.to_result()), None)?;
     Ok(Payload {
         query: config.echo(),
         results: s.results,
@@ -516,7 +572,7 @@ const PAYLOAD_KEYS: [&str; 4] = ["query", "results", "skipped", "aggregate"];
 pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Result<Encoded> {
     match format {
         Format::Json => {
-            let s = scan_files(config, cancel, |f| json(f))?;
+            let s = scan_files(config, cancel, |f| json(f), None)?;
             let mut out =
                 Vec::with_capacity(s.results.iter().map(|r| r.len() + 1).sum::<usize>() + 4096);
             out.extend_from_slice(b"{\"query\":");
@@ -536,7 +592,7 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             Ok(Encoded::Json(out))
         }
         Format::Compact => {
-            let s = scan_files(config, cancel, |f| Ok(f.to_compact()))?;
+            let s = scan_files(config, cancel, |f| Ok(f.to_compact()), None)?;
             let mut asm = Assembler::new();
             asm.object(&PAYLOAD_KEYS);
             asm.serialize(&config.echo()).map_err(|e| internal(&e))?;
@@ -549,6 +605,61 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             Ok(Encoded::Compact(asm.finish()))
         }
     }
+}
+
+/// Runs the query and writes the payload's JSON to `out` as the files are
+/// merged (the same bytes as [`run_encoded`]'s JSON), so memory holds one
+/// file's result at a time, not the whole payload; nothing is written
+/// before the first file is merged (an error in discovery leaves `out`
+/// empty). Returns the payload without its results, as JSON (`{"query",
+/// "skipped","aggregate"}`), for the caller's diagnostics. A write error is
+/// an error with the OS code (`EPIPE` when the reader went away).
+pub fn write_json(
+    config: &SfqConfig,
+    cancel: &Cancel,
+    out: &mut dyn std::io::Write,
+) -> Result<Vec<u8>> {
+    let echo = json(&config.echo())?;
+    let written = |e: std::io::Error| {
+        crate::error::Error::new(
+            crate::error::ErrorCode::Io(crate::error::io_code(&e)),
+            format!("cannot write the output: {e}"),
+        )
+    };
+    let mut started = false;
+    let mut emit = |file: Vec<u8>| -> Result<()> {
+        if started {
+            out.write_all(b",").map_err(written)?;
+        } else {
+            out.write_all(b"{\"query\":").map_err(written)?;
+            out.write_all(&echo).map_err(written)?;
+            out.write_all(b",\"results\":[").map_err(written)?;
+            started = true;
+        }
+        out.write_all(&file).map_err(written)
+    };
+    let s = scan_files(config, cancel, |f| json(f), Some(&mut emit))?;
+    if !started {
+        out.write_all(b"{\"query\":").map_err(written)?;
+        out.write_all(&echo).map_err(written)?;
+        out.write_all(b",\"results\":[").map_err(written)?;
+    }
+    let skipped = json(&s.skipped)?;
+    let aggregate = json(&s.aggregate)?;
+    out.write_all(b"],\"skipped\":").map_err(written)?;
+    out.write_all(&skipped).map_err(written)?;
+    out.write_all(b",\"aggregate\":").map_err(written)?;
+    out.write_all(&aggregate).map_err(written)?;
+    out.write_all(b"}").map_err(written)?;
+    out.flush().map_err(written)?;
+    let mut summary = b"{\"query\":".to_vec();
+    summary.extend(echo);
+    summary.extend_from_slice(b",\"skipped\":");
+    summary.extend(skipped);
+    summary.extend_from_slice(b",\"aggregate\":");
+    summary.extend(aggregate);
+    summary.push(b'}');
+    Ok(summary)
 }
 
 fn internal(e: &dyn std::fmt::Display) -> crate::error::Error {
@@ -609,10 +720,20 @@ mod tests {
                     panic!("json")
                 };
                 assert_eq!(
-                    String::from_utf8(bytes).unwrap(),
+                    String::from_utf8(bytes.clone()).unwrap(),
                     serde_json::to_string(&typed).unwrap(),
                     "{extra} threads {threads}"
                 );
+                // Written file by file as they are merged: the same bytes.
+                let mut streamed = Vec::new();
+                let summary = write_json(&c, &cancel, &mut streamed).unwrap();
+                assert_eq!(streamed, bytes, "streamed, {extra} threads {threads}");
+                // The summary is the payload without `results`.
+                let text = String::from_utf8(bytes).unwrap();
+                let head = text.find(",\"results\":[").unwrap();
+                let tail = text.rfind("],\"skipped\":").unwrap() + 1;
+                let expected = format!("{}{}", &text[..head], &text[tail..]);
+                assert_eq!(String::from_utf8(summary).unwrap(), expected);
                 let Encoded::Compact(compact) = run_encoded(&c, &cancel, Format::Compact).unwrap()
                 else {
                     panic!("compact")
