@@ -48,6 +48,13 @@ export interface SmartFileQueryOptions {
   encoding?: 'utf8' | 'utf-8' | 'utf16le' | 'utf-16le' | 'ucs2' | 'ucs-2' | 'latin1' | 'binary' | 'ascii' | (string & {});
   /** Match against each file's whole text, so a match can span lines. Default false (line by line). */
   multiline?: boolean;
+  /**
+   * Cut lines (the match's and its context) longer than this many characters
+   * to a window of that many around the match, with `…` at each cut end
+   * (default 0: never, seed 000's behaviour). For minified or generated files,
+   * where one line can be megabytes. Echoed in `query` when set.
+   */
+  maxLineLength?: number;
   /** Root directory; output paths are relative to it. Default `process.cwd()`. */
   cwd?: string;
   /** Reject with `ETIMEOUT` after this many milliseconds. */
@@ -72,6 +79,8 @@ export interface SmartFileQueryEcho {
   maxMatches: number;
   /** Present only when `multiline: true` was asked for. */
   multiline?: true;
+  /** Present only when `maxLineLength` cuts lines. */
+  maxLineLength?: number;
 }
 
 /** One match and its surrounding lines. */

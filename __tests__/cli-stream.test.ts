@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smartFileQuery } from '../index.js';
 import { gitRepo } from './helpers/agent-repos';
 
 const require = createRequire(import.meta.url);
@@ -21,6 +22,7 @@ beforeAll(() => {
   }
   files['bin.dat'] = Buffer.from([0x61, 0, 0x62]) as unknown as string;
   files['big.txt'] = 'a'.repeat(300 * 1024); // over the 256 KB default: skipped, with a warning
+  files['min.js'] = `${'var a=1;'.repeat(3000)}function f(){return 1}${'var b=2;'.repeat(3000)}\nshort function line\n`;
   tree = gitRepo(files, 'sfq-stream-');
 });
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
@@ -54,5 +56,27 @@ describe('the default command streams its JSON', () => {
     expect(first.subarray(0, 10).toString()).toBe('{"query":{');
     expect(code).toBe(0);
     expect(stderr).toBe('');
+  });
+});
+
+describe('maxLineLength', () => {
+  it('cuts long lines to a window around the match, only when asked, the same from the CLI', async () => {
+    const cut = await smartFileQuery({ regex: 'function', cwd: tree, glob: ['min.js'], maxLineLength: 40, contextLines: 1 });
+    expect(cut.query.maxLineLength).toBe(40);
+    const [first, second] = cut.results[0].matches;
+    expect(first.context.line).toMatch(/^…var a=1;.*function f\(\)\{return 1\}.*…$/);
+    expect([...first.context.line].length).toBe(42);
+    expect(first.context.after).toEqual(['short function line']); // short lines stay whole
+    expect(first.column).toBe(24001); // positions are the file's, whatever was cut
+    expect(second.context.before[0]).toMatch(/^var a=1;var a=1;.*…$/);
+    const whole = await smartFileQuery({ regex: 'function', cwd: tree, glob: ['min.js'] });
+    expect('maxLineLength' in whole.query).toBe(false);
+    expect(whole.results[0].matches[0].context.line.length).toBe(48022);
+    const r = spawnSync(process.execPath, [BIN, '--regex', 'function', '--glob', 'min.js', '--maxLineLength', '40', '--contextLines', '1'], { cwd: tree });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout.toString())).toEqual(cut);
+    const bad = spawnSync(process.execPath, [BIN, '--regex', 'x', '--maxLineLength', '-3'], { cwd: tree });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.toString()).toMatch(/--maxLineLength/);
   });
 });

@@ -34,6 +34,10 @@ Options:
   --multiline              Match each file's whole text, so a match can span
                            lines (^ and $ then mean file start/end unless the
                            m flag is given)
+  --maxLineLength <n>      Cut lines longer than n characters to a window of n
+                           around the match, with … at each cut end (default:
+                           0, never); use it on minified or generated files,
+                           where one line can be megabytes
   --help                   Print this help and exit
 
 Both "--flag value" and "--flag=value" work. A comma inside {a,b} does not
@@ -161,7 +165,7 @@ export function readFlags(argv, spec, onFlag) {
 }
 
 const SEED_FLAGS = {
-  strings: ['regex', 'flags', 'glob', 'ignore', 'contextLines', 'maxFileSizeKB', 'maxMatches', 'encoding'],
+  strings: ['regex', 'flags', 'glob', 'ignore', 'contextLines', 'maxFileSizeKB', 'maxMatches', 'encoding', 'maxLineLength'],
   booleans: ['includeAllContent', 'multiline', 'help'],
 };
 // The command line's additions to the seed: -h, and -v / --version.
@@ -173,7 +177,7 @@ const CLI_FLAGS = {
 /** The smartFileQuery options the command line sets, each by the flag of its name. */
 export const QUERY_OPTIONS = [...SEED_FLAGS.strings, 'includeAllContent', 'multiline'];
 const LIST_FLAGS = new Set(['glob', 'ignore']);
-const NUMBER_FLAGS = new Set(['contextLines', 'maxFileSizeKB', 'maxMatches']);
+const NUMBER_FLAGS = new Set(['contextLines', 'maxFileSizeKB', 'maxMatches', 'maxLineLength']);
 
 function parseWith(spec, argv) {
   const options = {};

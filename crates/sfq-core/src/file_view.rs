@@ -78,6 +78,9 @@ pub struct FileView<'a> {
     content16: Option<JsStr>,
     include_content: bool,
     truncated: bool,
+    /// With `maxLineLength`: the lines cut to a window, by (match, position
+    /// in its before/line/after sequence). Lines not in it are shown whole.
+    cut: HashMap<(usize, usize), JsStr, BuildHasherDefault<FxHasher>>,
 }
 
 impl<'a> FileView<'a> {
@@ -122,6 +125,55 @@ impl<'a> FileView<'a> {
             content16,
             include_content,
             truncated,
+            cut: HashMap::default(),
+        }
+    }
+
+    /// Cuts every shown line longer than `max` characters (0: none) to a
+    /// window of `max` characters around its match, with `…` at each cut end
+    /// (the agent APIs' windowing): a match's own line around the match, its
+    /// context lines at the same window. Lines of a UTF-16 text holding a
+    /// lone surrogate are never cut.
+    pub(crate) fn cut_lines(mut self, max: usize) -> Self {
+        let FileText::Utf8(text) = self.text else { return self };
+        if max == 0 {
+            return self;
+        }
+        for (k, (hit, &(first, before, after, own))) in
+            self.hits.iter().zip(&self.contexts).enumerate()
+        {
+            let spans = &self.spans[first..first + before + after];
+            let long = |s: &Span| s.end - s.start > max;
+            if !long(&own) && !spans.iter().any(long) {
+                continue; // fewer bytes than `max`: fewer characters too
+            }
+            let line = &text[own.start..own.end];
+            let from = hit.column - 1;
+            let len = match &hit.text {
+                HitText::Range(a, b) => text[*a..(*b).min(own.end.max(*a))].chars().count(),
+                HitText::Js(js) => js.to_string_lossy().chars().count(),
+            };
+            let (own_cut, was_cut, start) = crate::lines::window(line, from, from + len, max);
+            if was_cut {
+                self.cut.insert((k, before), JsStr::Utf8(own_cut.into()));
+            }
+            for (j, span) in spans.iter().enumerate() {
+                let (s, was_cut) = crate::lines::window_at(&text[span.start..span.end], start, max);
+                if was_cut {
+                    let pos = if j < before { j } else { j + 1 };
+                    self.cut.insert((k, pos), JsStr::Utf8(s.into()));
+                }
+            }
+        }
+        self
+    }
+
+    /// The line at position `pos` of match `k`'s context (before lines,
+    /// its own line, after lines), at `span`, to serialise.
+    fn line_of(&self, k: usize, pos: usize, span: Span) -> TextPiece<'_> {
+        match self.cut.get(&(k, pos)) {
+            Some(js) => TextPiece::Js(js),
+            None => self.piece(span),
         }
     }
 
@@ -159,23 +211,30 @@ impl<'a> FileView<'a> {
     /// The typed result; lines shown several times share one string.
     pub fn to_result(&self) -> FileResult {
         let mut lines: HashMap<usize, JsStr, BuildHasherDefault<FxHasher>> = HashMap::default();
-        let mut line = |span: Span| {
-            lines.entry(span.start).or_insert_with(|| self.text.line_text(span)).clone()
+        let mut line = |k: usize, pos: usize, span: Span| match self.cut.get(&(k, pos)) {
+            Some(js) => js.clone(),
+            None => lines.entry(span.start).or_insert_with(|| self.text.line_text(span)).clone(),
         };
         let matches = self
             .hits
             .iter()
             .zip(&self.contexts)
-            .map(|(hit, &(first, before, after, own))| MatchOut {
+            .enumerate()
+            .map(|(k, (hit, &(first, before, after, own)))| MatchOut {
                 line_number: hit.line + 1,
                 column: hit.column,
                 text: self.matched(hit).to_js(),
                 context: Context {
-                    before: self.spans[first..first + before].iter().map(|&s| line(s)).collect(),
-                    line: line(own),
+                    before: self.spans[first..first + before]
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &s)| line(k, j, s))
+                        .collect(),
+                    line: line(k, before, own),
                     after: self.spans[first + before..first + before + after]
                         .iter()
-                        .map(|&s| line(s))
+                        .enumerate()
+                        .map(|(j, &s)| line(k, before + 1 + j, s))
                         .collect(),
                 },
             })
@@ -221,7 +280,13 @@ impl FileView<'_> {
             TextPiece::Js(JsStr::Utf8(s)) => w.add_str(s),
             TextPiece::Js(JsStr::Utf16(units)) => w.add_units(units),
         };
-        let mut line = |w: &mut Writer, span: Span| {
+        let cut = &self.cut;
+        let mut line = |w: &mut Writer, k: usize, pos: usize, span: Span| {
+            if let Some(js) = cut.get(&(k, pos)) {
+                let i = add(w, TextPiece::Js(js));
+                w.string(i);
+                return;
+            }
             let i = match lines.get(&span.start) {
                 Some(&i) => i,
                 None => {
@@ -238,7 +303,9 @@ impl FileView<'_> {
         w.number(self.size);
         w.number(self.hits.len() as u64);
         w.array(self.hits.len());
-        for (hit, &(first, before, after, own)) in self.hits.iter().zip(&self.contexts) {
+        for (k, (hit, &(first, before, after, own))) in
+            self.hits.iter().zip(&self.contexts).enumerate()
+        {
             w.object(match_shape);
             w.number(hit.line as u64 + 1);
             w.number(hit.column as u64);
@@ -260,13 +327,14 @@ impl FileView<'_> {
             w.string(m);
             w.object(context_shape);
             w.array(before);
-            for &span in &self.spans[first..first + before] {
-                line(&mut w, span);
+            for (j, &span) in self.spans[first..first + before].iter().enumerate() {
+                line(&mut w, k, j, span);
             }
-            line(&mut w, own);
+            line(&mut w, k, before, own);
             w.array(after);
-            for &span in &self.spans[first + before..first + before + after] {
-                line(&mut w, span);
+            for (j, &span) in self.spans[first + before..first + before + after].iter().enumerate()
+            {
+                line(&mut w, k, before + 1 + j, span);
             }
         }
         if let Some(content) = self.content() {
@@ -308,15 +376,25 @@ impl Serialize for TextPiece<'_> {
     }
 }
 
-/// A list of lines of a file.
-struct Lines<'a>(&'a FileView<'a>, &'a [Span]);
+/// Lines of match `k`'s context, from position `from` of its sequence.
+struct Lines<'a> {
+    view: &'a FileView<'a>,
+    k: usize,
+    from: usize,
+    spans: &'a [Span],
+}
 
 impl Serialize for Lines<'_> {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
     ) -> std::result::Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.1.iter().map(|&span| self.0.piece(span)))
+        serializer.collect_seq(
+            self.spans
+                .iter()
+                .enumerate()
+                .map(|(j, &span)| self.view.line_of(self.k, self.from + j, span)),
+        )
     }
 }
 
@@ -342,9 +420,19 @@ impl Serialize for MatchPiece<'_> {
         m.serialize_field(
             "context",
             &ContextPiece {
-                before: Lines(v, &v.spans[first..first + before]),
-                line: v.piece(own),
-                after: Lines(v, &v.spans[first + before..first + before + after]),
+                before: Lines {
+                    view: v,
+                    k: self.index,
+                    from: 0,
+                    spans: &v.spans[first..first + before],
+                },
+                line: v.line_of(self.index, before, own),
+                after: Lines {
+                    view: v,
+                    k: self.index,
+                    from: before + 1,
+                    spans: &v.spans[first + before..first + before + after],
+                },
             },
         )?;
         m.end()

@@ -42,6 +42,7 @@ pub const OPTION_NAMES: &[&str] = &[
     "maxMatches",
     "encoding",
     "multiline",
+    "maxLineLength",
     "cwd",
     "timeoutMs",
     "threads",
@@ -95,6 +96,9 @@ pub struct SfqConfig {
     pub encoding: Encoding,
     /// Whole-text matching instead of line by line.
     pub multiline: bool,
+    /// Lines longer than this many characters are cut to a window around
+    /// the match (0: never, seed 000's behaviour).
+    pub max_line_length: usize,
     /// The root directory (absolute).
     pub root: PathBuf,
     /// Worker threads.
@@ -158,6 +162,7 @@ impl SfqConfig {
             max_matches: raw.int("maxMatches", 1, MAX_MATCHES)?.unwrap_or(500),
             encoding,
             multiline,
+            max_line_length: raw.int("maxLineLength", 0, 10_000_000)?.unwrap_or(0) as usize,
             root,
             threads: raw.threads()?,
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
@@ -209,6 +214,13 @@ pub struct Echo {
     /// Present (as `true`) only when whole-text matching was asked for.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub multiline: bool,
+    /// Present only when lines are cut (`maxLineLength` > 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub max_line_length: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A file that was not searched.
@@ -298,7 +310,8 @@ fn search_one<F>(
         config.context_lines,
         config.include_all_content,
         truncated,
-    );
+    )
+    .cut_lines(config.max_line_length);
     Outcome::Matched((hits.len(), encode(&view)))
 }
 
@@ -548,6 +561,7 @@ impl SfqConfig {
             max_file_size_kb: self.max_file_size_kb,
             max_matches: self.max_matches,
             multiline: self.multiline,
+            max_line_length: self.max_line_length,
         }
     }
 }
@@ -700,6 +714,9 @@ mod tests {
             std::fs::write(dir.join(format!("f{i:02}.txt")), body).unwrap();
         }
         std::fs::write(dir.join("bin.dat"), b"a\0b").unwrap();
+        // Long lines, for maxLineLength.
+        let long = format!("{}ab{}\nq{}\n", "x".repeat(50), "y".repeat(50), "z".repeat(40));
+        std::fs::write(dir.join("long.txt"), long).unwrap();
         // Read with `encoding: utf16le`: lines made from UTF-16 (a lone surrogate included).
         let units: Vec<u16> = "ab1\nq\r\naa D x\nlong line a long line a long line\nlong line b long line b long line\n"
             .encode_utf16()
@@ -709,9 +726,12 @@ mod tests {
         bytes.extend(units.iter().flat_map(|u| u.to_le_bytes()));
         std::fs::write(dir.join("w16.txt"), bytes).unwrap();
         let root = std::fs::canonicalize(&dir).unwrap();
-        for extra in
-            [r#","maxMatches":100"#, r#","maxMatches":4"#, r#","maxMatches":1000,"contextLines":0"#]
-        {
+        for extra in [
+            r#","maxMatches":100"#,
+            r#","maxMatches":4"#,
+            r#","maxMatches":1000,"contextLines":0"#,
+            r#","maxMatches":1000,"maxLineLength":6"#,
+        ] {
             for threads in [1, 2, 3] {
                 let c = config(&root, &format!(r#"{extra},"threads":{threads}"#));
                 let cancel = Cancel::default();
