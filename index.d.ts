@@ -136,6 +136,14 @@ export interface SmartFileQueryResult {
     /** True when the scan stopped at `maxMatches`. */
     truncated: boolean;
   };
+  /**
+   * Only when nothing matched and a glob asks for paths a default ignore
+   * leaves out without naming a folder (such as any `node_modules` at any
+   * depth): how to search them. A glob whose leading folder is
+   * default-ignored (`node_modules/@types/...`) searches that folder
+   * (explicit beats default), unless `ignore` names it too.
+   */
+  hint?: string;
 }
 
 /**

@@ -80,3 +80,35 @@ describe('maxLineLength', () => {
     expect(bad.stderr.toString()).toMatch(/--maxLineLength/);
   });
 });
+
+describe('explicit globs beat the default ignores', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = gitRepo({
+      '.gitignore': 'node_modules\n',
+      'node_modules/@types/node/index.d.ts': 'declare const needle: string;\n',
+      'node_modules/pkg/lib/a.js': 'needle\n',
+      'src/a.ts': 'needle\n',
+    }, 'sfq-explicit-');
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('a glob naming a default-ignored folder searches it; one that cannot name it gets a hint', async () => {
+    const named = await smartFileQuery({ regex: 'needle', cwd: repo, glob: 'node_modules/@types/**/*.d.ts' });
+    expect(named.results.map((r) => r.path)).toEqual(['node_modules/@types/node/index.d.ts']);
+    expect('hint' in named).toBe(false);
+    // The default ignores still hold elsewhere.
+    const all = await smartFileQuery({ regex: 'needle', cwd: repo });
+    expect(all.results.map((r) => r.path)).toEqual(['src/a.ts']);
+    // The caller's own ignore wins over the glob.
+    const ignored = await smartFileQuery({ regex: 'needle', cwd: repo, glob: 'node_modules/pkg/**', ignore: 'node_modules/pkg/**' });
+    expect(ignored.results).toEqual([]);
+    const anywhere = await smartFileQuery({ regex: 'needle', cwd: repo, glob: '**/node_modules/**/*.d.ts' });
+    expect(anywhere.results).toEqual([]);
+    expect(anywhere.hint).toMatch(/^glob '\*\*\/node_modules\/\*\*\/\*\.d\.ts' asks for paths the default ignore '\*\*\/node_modules\/\*\*' leaves out; name the folder from the root/);
+    const r = spawnSync(process.execPath, [BIN, '--regex', 'needle', '--glob', '**/node_modules/**/*.d.ts'], { cwd: repo });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout.toString())).toEqual(anywhere);
+    expect(r.stderr.toString()).toBe(`⚠️  No match: ${anywhere.hint}\n`);
+  });
+});

@@ -23,8 +23,8 @@ export function summaryOf(json) {
   const head = json.indexOf(',"results":[');
   const tail = json.lastIndexOf('"skipped":[');
   const { query } = JSON.parse(`${json.subarray(0, head).toString('utf8')}}`);
-  const { skipped, aggregate } = JSON.parse(`{${json.subarray(tail).toString('utf8')}`);
-  return { query, skipped, aggregate };
+  const { skipped, aggregate, hint } = JSON.parse(`{${json.subarray(tail).toString('utf8')}`);
+  return { query, skipped, aggregate, hint };
 }
 
 /** Diagnostics for stderr, from the payload summary. */
@@ -42,6 +42,7 @@ export function warnings(payload) {
   if (payload.aggregate.truncated) {
     out.push(`⚠️  Stopped at maxMatches (${payload.query.maxMatches}): results are truncated`);
   }
+  if (payload.hint) out.push(`⚠️  No match: ${payload.hint}`);
   return out;
 }
 

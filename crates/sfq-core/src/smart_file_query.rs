@@ -29,6 +29,7 @@ use crate::search::{self, FileText, Hit, Mode, SkipReason};
 use crate::text::Encoding;
 use crate::transport::Assembler;
 use crate::{Encoded, Format};
+use sfq_walk::glob::GlobSet;
 
 /// The option names `smartFileQuery` accepts.
 pub const OPTION_NAMES: &[&str] = &[
@@ -107,6 +108,53 @@ pub struct SfqConfig {
     pub timeout_ms: Option<u64>,
     excludes: Excludes,
     filter: WalkFilter,
+    /// Said when nothing matched: a glob asks for paths a default ignore
+    /// leaves out.
+    hint: Option<String>,
+}
+
+/// Explicit beats default: a glob whose leading literal folder lies in what
+/// a default ignore leaves out (`node_modules/@types/**/*.d.ts`) searches
+/// that folder (unless the caller's own `ignore` covers it too): the globs
+/// to force-include, and the hint for globs that ask for default-ignored
+/// paths without naming a folder (`**/node_modules/**/*.d.ts`).
+fn explicit_globs(
+    globs: &GlobSet,
+    user_ignore: &[String],
+) -> Result<(Vec<String>, Option<String>)> {
+    let defaults: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
+    let defaults = glob_set("ignore", &defaults, true, false)?;
+    let user = if user_ignore.is_empty() {
+        None
+    } else {
+        Some(glob_set("ignore", user_ignore, true, false)?)
+    };
+    let covers = |set: &GlobSet, dir: &str| set.is_match(dir) || set.is_match(&format!("{dir}/x"));
+    let mut force = Vec::new();
+    let mut hint = None;
+    for g in globs.globs() {
+        match g.literal_dir() {
+            Some(dir) if covers(&defaults, dir) => {
+                if !user.as_ref().is_some_and(|u| covers(u, dir)) {
+                    force.push(dir.to_string());
+                    force.push(format!("{dir}/**"));
+                }
+            }
+            _ => {
+                let named = DEFAULT_IGNORE.iter().find(|d| {
+                    let name = d.trim_start_matches("**/").trim_end_matches("/**");
+                    g.pattern().split('/').any(|seg| seg == name)
+                });
+                if let (Some(d), None) = (named, &hint) {
+                    hint = Some(format!(
+                        "glob '{}' asks for paths the default ignore '{d}' leaves out; name the folder from the root to search it (a glob such as 'node_modules/<package>/**')",
+                        g.pattern()
+                    ));
+                }
+            }
+        }
+    }
+    Ok((force, hint))
 }
 
 fn non_empty(list: Option<Vec<String>>) -> Vec<String> {
@@ -141,10 +189,13 @@ impl SfqConfig {
             glob.push(DEFAULT_GLOB.to_string());
         }
         let mut ignore: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
-        ignore.extend(non_empty(raw.string_list("ignore")?));
-        let excludes = Excludes::from_globs(&ignore);
-        let filter =
-            WalkFilter(excludes.filter(Some(glob_set("glob", &glob, true, false)?), "ignore")?);
+        let user_ignore = non_empty(raw.string_list("ignore")?);
+        ignore.extend(user_ignore.iter().cloned());
+        let mut excludes = Excludes::from_globs(&ignore);
+        let globs = glob_set("glob", &glob, true, false)?;
+        let (force, hint) = explicit_globs(&globs, &user_ignore)?;
+        excludes.force.extend(force);
+        let filter = WalkFilter(excludes.filter(Some(globs), "ignore")?);
         let encoding = match raw.string("encoding")? {
             Some(e) => Encoding::parse(&e)?,
             None => Encoding::Utf8,
@@ -168,6 +219,7 @@ impl SfqConfig {
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
             excludes,
             filter,
+            hint,
         })
     }
 
@@ -188,6 +240,10 @@ pub struct Payload {
     pub skipped: Vec<Skipped>,
     /// Totals.
     pub aggregate: Aggregate,
+    /// When nothing matched and a glob asks for paths a default ignore
+    /// leaves out: how to search them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// The option echo.
@@ -549,6 +605,11 @@ impl Ahead {
 }
 
 impl SfqConfig {
+    /// The hint, when nothing matched.
+    fn hint_for(&self, aggregate: &Aggregate) -> Option<String> {
+        if aggregate.total_matches == 0 { self.hint.clone() } else { None }
+    }
+
     /// The option echo.
     fn echo(&self) -> Echo {
         Echo {
@@ -569,16 +630,20 @@ impl SfqConfig {
 /// Runs the query: the typed payload.
 pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
     let s = scan_files(config, cancel, |f| Ok(f.to_result()), None)?;
+    let hint = config.hint_for(&s.aggregate);
     Ok(Payload {
         query: config.echo(),
         results: s.results,
         skipped: s.skipped,
         aggregate: s.aggregate,
+        hint,
     })
 }
 
 /// The keys of [`Payload`], in order.
 const PAYLOAD_KEYS: [&str; 4] = ["query", "results", "skipped", "aggregate"];
+/// The keys of [`Payload`] with a hint.
+const PAYLOAD_KEYS_WITH_HINT: [&str; 5] = ["query", "results", "skipped", "aggregate", "hint"];
 
 /// Runs the query and serialises the payload in `format`, each matched file in
 /// the worker that searched it. The bytes (or the decoded value) are exactly
@@ -602,13 +667,18 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             out.extend(json(&s.skipped)?);
             out.extend_from_slice(b",\"aggregate\":");
             out.extend(json(&s.aggregate)?);
+            if let Some(hint) = config.hint_for(&s.aggregate) {
+                out.extend_from_slice(b",\"hint\":");
+                out.extend(json(&hint)?);
+            }
             out.push(b'}');
             Ok(Encoded::Json(out))
         }
         Format::Compact => {
             let s = scan_files(config, cancel, |f| Ok(f.to_compact()), None)?;
             let mut asm = Assembler::new();
-            asm.object(&PAYLOAD_KEYS);
+            let hint = config.hint_for(&s.aggregate);
+            asm.object(if hint.is_some() { &PAYLOAD_KEYS_WITH_HINT } else { &PAYLOAD_KEYS });
             asm.serialize(&config.echo()).map_err(|e| internal(&e))?;
             asm.array(s.results.len());
             for r in s.results {
@@ -616,6 +686,9 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             }
             asm.serialize(&s.skipped).map_err(|e| internal(&e))?;
             asm.serialize(&s.aggregate).map_err(|e| internal(&e))?;
+            if let Some(hint) = hint {
+                asm.serialize(&hint).map_err(|e| internal(&e))?;
+            }
             Ok(Encoded::Compact(asm.finish()))
         }
     }
@@ -659,7 +732,11 @@ pub fn write_json(
         out.write_all(b",\"results\":[").map_err(written)?;
     }
     let skipped = json(&s.skipped)?;
-    let aggregate = json(&s.aggregate)?;
+    let mut aggregate = json(&s.aggregate)?;
+    if let Some(hint) = config.hint_for(&s.aggregate) {
+        aggregate.extend_from_slice(b",\"hint\":");
+        aggregate.extend(json(&hint)?);
+    }
     out.write_all(b"],\"skipped\":").map_err(written)?;
     out.write_all(&skipped).map_err(written)?;
     out.write_all(b",\"aggregate\":").map_err(written)?;
@@ -731,6 +808,7 @@ mod tests {
             r#","maxMatches":4"#,
             r#","maxMatches":1000,"contextLines":0"#,
             r#","maxMatches":1000,"maxLineLength":6"#,
+            r#","glob":"**/node_modules/**""#,
         ] {
             for threads in [1, 2, 3] {
                 let c = config(&root, &format!(r#"{extra},"threads":{threads}"#));
@@ -744,6 +822,7 @@ mod tests {
                     serde_json::to_string(&typed).unwrap(),
                     "{extra} threads {threads}"
                 );
+                assert_eq!(typed.hint.is_some(), extra.contains("node_modules"), "{extra}");
                 // Written file by file as they are merged: the same bytes.
                 let mut streamed = Vec::new();
                 let summary = write_json(&c, &cancel, &mut streamed).unwrap();

@@ -245,6 +245,13 @@ impl Glob {
     pub fn never_matches_hidden(&self) -> bool {
         self.hidden_safe
     }
+
+    /// The directory every match lies under, from the pattern's leading
+    /// literal text (`node_modules/@types` for `node_modules/@types/**/*.d.ts`),
+    /// if it names one.
+    pub fn literal_dir(&self) -> Option<&str> {
+        self.prefix.as_deref().map(|p| p.trim_end_matches('/')).filter(|p| !p.is_empty())
+    }
 }
 
 /// The directory part (ending in `/`) of the pattern's leading literal text.

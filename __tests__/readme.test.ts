@@ -1,0 +1,61 @@
+// The README tells the truth: every flag it shows exists in a usage text of
+// the product (or belongs to another tool it shows: git, rg, cargo, napi,
+// the benchmarks), every `smart-file-query WORD` is a subcommand, and every
+// error code it lists is one of SmartFileQueryErrorCode's.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { USAGE } from '../lib/args.mjs';
+import { SUBCOMMANDS } from '../lib/cli/registry.mjs';
+
+const root = resolve(__dirname, '..');
+const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+const usages = [USAGE, ...SUBCOMMANDS.map((c) => c.usage)].join('\n');
+// Flags of the other tools the README shows commands of.
+const OTHERS: Record<string, string> = {
+  '--cached': 'git ls-files',
+  '--others': 'git ls-files',
+  '--exclude-standard': 'git ls-files',
+  '--check': 'cargo fmt',
+  '--workspace': 'cargo clippy',
+  '--features': 'napi build / cargo',
+  '--platform': 'napi build',
+  '--release': 'napi build',
+  '--files': 'rg',
+  '--hidden': 'rg',
+  '--json': 'rg (and outline --json, in its usage)',
+  '--no-unicode': 'rg',
+  '--max-filesize': 'rg',
+  '--runs': 'bench/*.mjs',
+  '--corpus': 'bench/*.mjs',
+  '--only': 'bench/*.mjs',
+};
+
+describe('the README', () => {
+  it('shows only flags that exist', () => {
+    const flags = [...new Set([...readme.matchAll(/(?<![\w-])--[a-zA-Z][\w-]*/g)].map((m) => m[0]))];
+    expect(flags.length).toBeGreaterThan(20);
+    const unknown = flags.filter((f) => !OTHERS[f] && !new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(usages));
+    expect(unknown).toEqual([]);
+  });
+
+  it('names only subcommands that exist', () => {
+    const names = new Set(SUBCOMMANDS.map((c) => c.name));
+    const words = [...readme.matchAll(/smart-file-query ([a-z][a-z-]*)\b/g)].map((m) => m[1]);
+    expect(words.length).toBeGreaterThan(5);
+    // "smart-file-query.mjs" (the script it replaces) is not a command word.
+    expect(words.filter((w) => !names.has(w) && w !== 'mjs')).toEqual([]);
+    for (const c of SUBCOMMANDS) expect(readme, c.name).toContain(`smart-file-query ${c.name}`);
+  });
+
+  it('lists only error codes of SmartFileQueryErrorCode, and all of them', () => {
+    const dts = readFileSync(resolve(root, 'index.d.ts'), 'utf8');
+    const union = dts.slice(dts.indexOf('export type SmartFileQueryErrorCode'), dts.indexOf('(string & {})'));
+    const typed = new Set([...union.matchAll(/'(E[A-Z]+)'/g)].map((m) => m[1]));
+    const listed = new Set([...readme.matchAll(/`(E[A-Z]{4,})`/g)].map((m) => m[1]));
+    // The MCP layer's own codes (not the JS API's) are documented with it.
+    const mcp = new Set(['ETOOMANYTASKS', 'ENOTASK']);
+    expect([...listed].filter((c) => !typed.has(c) && !mcp.has(c))).toEqual([]);
+    expect([...typed].filter((c) => !listed.has(c))).toEqual([]);
+  });
+});
