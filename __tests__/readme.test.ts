@@ -59,3 +59,16 @@ describe('the README', () => {
     expect([...typed].filter((c) => !listed.has(c))).toEqual([]);
   });
 });
+
+describe("the README's size of the addon", () => {
+  it('is within 5% of the .node this build made', async () => {
+    const { statSync, readdirSync } = await import('node:fs');
+    const node = readdirSync(root).find((f) => /^smart-file-query\..*\.node$/.test(f));
+    expect(node, 'the addon is built before the tests').toBeDefined();
+    const m = /`\.node` is [\d.]+ MB \(([\d,]+) bytes/.exec(readme);
+    expect(m).not.toBeNull();
+    const stated = Number(m![1].replace(/,/g, ''));
+    const actual = statSync(resolve(root, node!)).size;
+    expect(Math.abs(actual - stated) / actual).toBeLessThan(0.05);
+  });
+});
