@@ -630,7 +630,7 @@ export interface ExploreOptions {
   timeoutMs?: number;
   /** Worker threads (the result is the same for any value). */
   threads?: number;
-  /** Abort the call (`EABORTED`). */
+  /** Abort the call (`EABORTED`; `ETIMEOUT` when it is an `AbortSignal.timeout()` that fired). */
   signal?: AbortSignal;
 }
 

@@ -112,3 +112,28 @@ describe('explicit globs beat the default ignores', () => {
     expect(r.stderr.toString()).toBe(`⚠️  No match: ${anywhere.hint}\n`);
   });
 });
+
+describe('AbortSignal.timeout()', () => {
+  it('rejects with ETIMEOUT (the signal timed out), an abort with EABORTED; the reason is the cause', async () => {
+    const { searchCode } = await import('../index.js');
+    const slow = '(a|aa)+(?=b)';
+    // Signals that have timed out by the time of the call (no race with the search).
+    const expired = async () => {
+      const signal = AbortSignal.timeout(1);
+      await new Promise((r) => setTimeout(r, 30));
+      expect(signal.aborted).toBe(true);
+      return signal;
+    };
+    const timedOut = await smartFileQuery({ regex: slow, cwd: tree }, await expired()).catch((e) => e);
+    expect(timedOut.code).toBe('ETIMEOUT');
+    expect(timedOut.cause?.name).toBe('TimeoutError');
+    const inOptions = await searchCode('x', { cwd: tree, signal: await expired() }).catch((e) => e);
+    expect(inOptions.code).toBe('ETIMEOUT');
+    const controller = new AbortController();
+    const p = smartFileQuery({ regex: slow, cwd: tree }, controller.signal);
+    controller.abort(new Error('stop'));
+    const aborted = await p.catch((e) => e);
+    expect(aborted.code).toBe('EABORTED');
+    expect(aborted.cause?.message).toBe('stop');
+  });
+});

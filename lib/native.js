@@ -90,13 +90,22 @@ function isAbortSignal(signal) {
     typeof signal.addEventListener === 'function';
 }
 
+/**
+ * The rejection for an aborted signal: ETIMEOUT when the signal timed out
+ * (`AbortSignal.timeout()`: its reason is a TimeoutError), else EABORTED;
+ * the signal's reason is the `cause` either way.
+ */
 function abortError(signal) {
-  return codedError('EABORTED', 'The operation was aborted', signal.reason);
+  const reason = signal.reason;
+  if (reason !== null && typeof reason === 'object' && reason.name === 'TimeoutError') {
+    return codedError('ETIMEOUT', `The operation timed out (its AbortSignal: ${reason.message})`, reason);
+  }
+  return codedError('EABORTED', 'The operation was aborted', reason);
 }
 
 /**
  * Runs `kind` on the libuv thread pool; resolves with the JSON bytes.
- * The promise rejects with EABORTED as soon as `signal` aborts and with
+ * The promise rejects with EABORTED (ETIMEOUT for a timed-out signal) as soon as `signal` aborts and with
  * ETIMEOUT once `options.timeoutMs` passes; the native work is cancelled too.
  */
 function runJson(kind, options, patternKey, signal) {
