@@ -3,6 +3,9 @@
 // these are the shapes users get. __tests__/types.test-d.ts checks them.
 
 /** Error codes carried by every error the API throws or rejects with. */
+/** The package's version (`package.json`'s `version`), as `smart-file-query --version` prints it. */
+export declare const version: string;
+
 export type SmartFileQueryErrorCode =
   | 'EINVALIDOPTION'
   | 'EINVALIDREGEX'

@@ -79,6 +79,9 @@ for (const name of ['survey', 'scout', 'sample', 'show']) {
   exports[`${name}Sync`] = syncApi(name, undefined);
 }
 
+/** The package's version (its package.json's). */
+exports.version = require('./package.json').version;
+
 exports.smartFileQuery = smartFileQuery;
 exports.smartFileQuerySync = smartFileQuerySync;
 exports.findFiles = findFiles;

@@ -137,3 +137,13 @@ describe('AbortSignal.timeout()', () => {
     expect(aborted.cause?.message).toBe('stop');
   });
 });
+
+describe('version', () => {
+  it('the package exports the version --version prints', async () => {
+    const api = await import('../index.js');
+    const { version } = JSON.parse(require('node:fs').readFileSync(resolve(__dirname, '..', 'package.json'), 'utf8'));
+    expect(api.version).toBe(version);
+    const r = spawnSync(process.execPath, [BIN, '--version']);
+    expect(r.stdout.toString()).toBe(`${version}\n`);
+  });
+});
