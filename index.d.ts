@@ -62,6 +62,12 @@ export interface SmartFileQueryOptions {
   cwd?: string;
   /** Reject with `ETIMEOUT` after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Time the backtracking engine may spend on one file (default 1000 ms):
+   * past it the file is skipped (`regexBudgetExceeded`) instead of hanging
+   * the search. Only patterns the fast path cannot run use it.
+   */
+  regexTimeoutMs?: number;
   /** Worker threads (1–256). Default: the number of CPUs. Output is identical for any value. */
   threads?: number;
   /** Aborts the call (async form only; the second argument does too). */
@@ -349,6 +355,12 @@ export interface AgentSearchCommonOptions {
   signal?: AbortSignal;
   /** Worker threads (1–256). Output is the same for any value. */
   threads?: number;
+  /**
+   * Time the backtracking engine may spend on one file (default 1000 ms):
+   * past it the file is skipped (`regexBudgetExceeded`) instead of hanging
+   * the search. Only patterns the fast path cannot run use it.
+   */
+  regexTimeoutMs?: number;
   /** A matching line longer than this many characters comes back as a window around the match with `…` at each cut end (context lines likewise). 0 turns it off. Default 500. */
   maxLineLength?: number;
 }

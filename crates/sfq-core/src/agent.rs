@@ -49,6 +49,11 @@ macro_rules! common_options {
             ),
             opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
             opt(
+                "regexTimeoutMs",
+                Kind::Int(1, MAX_TIMEOUT_MS),
+                "time the backtracking engine may spend on one file before skipping it (default 1000)",
+            ),
+            opt(
                 "maxLineLength",
                 Kind::Int(0, 10_000_000),
                 "cut longer lines to a window around the match (0: off; default 500)",
@@ -109,6 +114,7 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
         c[1],
         c[2],
         c[3],
+        c[4],
     ]
 };
 
@@ -126,6 +132,7 @@ pub const GREP_OPTIONS: &[OptSpec] = &{
         c[1],
         c[2],
         c[3],
+        c[4],
     ]
 };
 
@@ -172,6 +179,7 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
         c[1],
         c[2],
         c[3],
+        c[4],
     ]
 };
 
@@ -635,7 +643,9 @@ pub fn search_code(
         Some(false) => Case::Insensitive,
     };
     let syntax = if bool_or(raw, "isRegex", false)? { Syntax::Regex } else { Syntax::Literal };
-    let matcher = PatternSpec::new(source.clone(), syntax, case).compile("searchCode", "query")?;
+    let matcher = PatternSpec::new(source.clone(), syntax, case)
+        .compile("searchCode", "query")?
+        .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let mut excludes = Excludes::from_entries(SEED003_EXCLUDES);
     excludes.extend_entries(&raw.string_list("excludePatterns")?.unwrap_or_default());
@@ -717,7 +727,9 @@ pub fn grep(
     let case =
         if bool_or(raw, "caseSensitive", false)? { Case::Sensitive } else { Case::Insensitive };
     let syntax = if bool_or(raw, "regex", false)? { Syntax::Regex } else { Syntax::Literal };
-    let matcher = PatternSpec::new(source, syntax, case).compile("grep", "pattern")?;
+    let matcher = PatternSpec::new(source, syntax, case)
+        .compile("grep", "pattern")?
+        .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let context_lines = raw.int_or("contextLines", t, 0)? as usize;
     let scan = LineScan {
@@ -866,7 +878,8 @@ pub fn grep_content(
     let case =
         if bool_or(raw, "caseSensitive", true)? { Case::Sensitive } else { Case::Insensitive };
     let matcher = PatternSpec::new(source.clone(), Syntax::PythonRegex, case)
-        .compile("grepContent", "pattern")?;
+        .compile("grepContent", "pattern")?
+        .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let config = ProjectConfig::load(&root)?;
     let file_glob = raw.string("fileGlob")?.filter(|g| !g.trim().is_empty());

@@ -9,6 +9,8 @@
 //! whole buffer and decides the lines it is sure about.
 
 use sfq_fast::{Cache, FastRegex, Scope};
+use std::time::{Duration, Instant};
+
 use sfq_regex::{Budget, Regex};
 
 use crate::error::{Error, ErrorCode, Result};
@@ -52,6 +54,8 @@ pub struct Matcher {
     /// Scratch space of finished searches, reused by the next ones (a file
     /// search would otherwise build the fast path's caches anew).
     caches: std::sync::Mutex<Vec<Cache>>,
+    /// The backtracking engine's time per file (`regexTimeoutMs`).
+    timeout: Duration,
 }
 
 /// The work budget ran out while searching (the file is reported as
@@ -59,14 +63,10 @@ pub struct Matcher {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BudgetExceeded;
 
-/// Steps of the backtracking engine a file may use: a fixed allowance plus
-/// an amount proportional to its length, so large ordinary files pass and a
-/// catastrophic pattern stops in a fraction of a second.
-pub fn budget_for(text_len: usize) -> u64 {
-    const BASE: u64 = 20_000_000;
-    const PER_UNIT: u64 = 400;
-    BASE.saturating_add(PER_UNIT.saturating_mul(text_len as u64))
-}
+/// How long the backtracking engine may work on one file by default: a
+/// pattern V8 finishes in a second is never skipped, and a catastrophic one
+/// ends the file (`regexBudgetExceeded`) instead of hanging the search.
+pub const DEFAULT_REGEX_TIMEOUT: Duration = Duration::from_millis(1000);
 
 impl Matcher {
     /// Compiles `pattern` with `flags` as `new RegExp(pattern, flags)` for a
@@ -94,20 +94,27 @@ impl Matcher {
             fast,
             full_unicode: f.unicode || f.unicode_sets,
             caches: std::sync::Mutex::new(Vec::new()),
+            timeout: DEFAULT_REGEX_TIMEOUT,
         })
     }
 
-    /// A search over one file of `len` units, with that file's budget.
-    pub fn search<'a>(
-        &'a self,
-        len: usize,
-        cancelled: &'a (dyn Fn() -> bool + Sync),
-    ) -> LineSearch<'a> {
+    /// The same matcher with `timeout` of backtracking per file (`regexTimeoutMs`).
+    pub fn with_timeout(mut self, timeout: Option<u64>) -> Matcher {
+        if let Some(ms) = timeout {
+            self.timeout = Duration::from_millis(ms);
+        }
+        self
+    }
+
+    /// A search over one file, with that file's time budget.
+    pub fn search<'a>(&'a self, cancelled: &'a (dyn Fn() -> bool + Sync)) -> LineSearch<'a> {
         // The engine polls `cancelled` every 64K steps, so an abort or
         // timeout also stops a long search inside one file.
         LineSearch {
             matcher: self,
-            budget: Budget::new(budget_for(len)).with_check(1 << 16, cancelled),
+            budget: Budget::unlimited()
+                .with_check(1 << 16, cancelled)
+                .with_deadline(Instant::now() + self.timeout),
             cache: Some(
                 self.caches
                     .lock()

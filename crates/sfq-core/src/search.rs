@@ -242,7 +242,7 @@ pub fn find(
     cancelled: &(dyn Fn() -> bool + Sync),
     sink: &mut dyn FnMut(Hit) -> bool,
 ) -> Result<(), BudgetExceeded> {
-    let mut search = matcher.search(text_len(text), cancelled);
+    let mut search = matcher.search(cancelled);
     match (text, mode) {
         (FileText::Utf8(s), Mode::Lines) => lines_utf8(s, &mut search, sink),
         (FileText::Utf8(s), Mode::Whole) => whole_utf8(s, &mut search, sink),
@@ -280,13 +280,6 @@ pub fn find(
                 sink(Hit { line, span, column, text })
             })
         }
-    }
-}
-
-fn text_len(text: &FileText) -> usize {
-    match text {
-        FileText::Utf8(s) => s.len(),
-        FileText::Utf16 { units, .. } => units.len(),
     }
 }
 

@@ -44,6 +44,7 @@ pub const OPTION_NAMES: &[&str] = &[
     "encoding",
     "multiline",
     "maxLineLength",
+    "regexTimeoutMs",
     "cwd",
     "timeoutMs",
     "threads",
@@ -183,7 +184,8 @@ impl SfqConfig {
         let flags = raw.string("flags")?.unwrap_or_default();
         let multiline = raw.bool("multiline")?.unwrap_or(false);
         let matcher =
-            Matcher::new(&regex, &flags, if multiline { Mode::Whole } else { Mode::Lines })?;
+            Matcher::new(&regex, &flags, if multiline { Mode::Whole } else { Mode::Lines })?
+                .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
         let mut glob = non_empty(raw.string_list("glob")?);
         if glob.is_empty() {
             glob.push(DEFAULT_GLOB.to_string());

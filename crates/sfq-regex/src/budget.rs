@@ -25,6 +25,7 @@ pub struct Budget<'a> {
     check: Option<&'a (dyn Fn() -> bool + 'a)>,
     check_every: u64,
     until_check: u64,
+    deadline: Option<std::time::Instant>,
 }
 
 impl std::fmt::Debug for Budget<'_> {
@@ -51,6 +52,7 @@ impl Budget<'static> {
             check: None,
             check_every: u64::MAX,
             until_check: u64::MAX,
+            deadline: None,
         }
     }
 
@@ -76,7 +78,20 @@ impl<'a> Budget<'a> {
             check: Some(check),
             check_every: every,
             until_check: every,
+            deadline: self.deadline,
         }
+    }
+
+    /// Adds a time limit: once `deadline` has passed (looked at with the
+    /// cancellation check, or every 64K steps without one) the search stops
+    /// with [`BudgetCause::Time`].
+    pub fn with_deadline(mut self, deadline: std::time::Instant) -> Budget<'a> {
+        self.deadline = Some(deadline);
+        if self.check_every == u64::MAX {
+            self.check_every = 1 << 16;
+            self.until_check = 1 << 16;
+        }
+        self
     }
 
     /// Sets the limit on the backtracking stack, in entries of 16 bytes.
@@ -109,11 +124,16 @@ impl<'a> Budget<'a> {
         }
         self.steps -= n;
         self.spent += n;
-        if let Some(check) = self.check {
+        if self.check.is_some() || self.deadline.is_some() {
             if n >= self.until_check {
                 self.until_check = self.check_every;
-                if check() {
+                if let Some(check) = self.check
+                    && check()
+                {
                     return Err(BudgetExceeded { cause: BudgetCause::Cancelled });
+                }
+                if self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                    return Err(BudgetExceeded { cause: BudgetCause::Time });
                 }
             } else {
                 self.until_check -= n;
@@ -127,6 +147,23 @@ impl<'a> Budget<'a> {
 mod tests {
     use super::*;
     use std::cell::Cell;
+
+    #[test]
+    fn a_deadline_stops_the_search() {
+        let past = std::time::Instant::now();
+        let mut b = Budget::unlimited().with_deadline(past);
+        let mut stopped = None;
+        for _ in 0..100 {
+            if let Err(e) = b.charge(1 << 12) {
+                stopped = Some(e.cause());
+                break;
+            }
+        }
+        assert_eq!(stopped, Some(BudgetCause::Time));
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+        let mut b = Budget::unlimited().with_deadline(far);
+        assert!((0..100).all(|_| b.charge(1 << 12).is_ok()));
+    }
 
     #[test]
     fn counts_down_and_stops() {

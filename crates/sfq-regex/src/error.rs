@@ -199,6 +199,8 @@ pub enum BudgetCause {
     StackLimit,
     /// The cancellation check returned `true`.
     Cancelled,
+    /// The time limit passed ([`crate::Budget::with_deadline`]).
+    Time,
     /// The text is 2^32 − 1 code units or longer (positions are 32-bit).
     TextTooLong,
 }
@@ -218,6 +220,7 @@ impl fmt::Display for BudgetExceeded {
                 f.write_str("regex budget exceeded: backtracking stack limit reached")
             }
             BudgetCause::Cancelled => f.write_str("regex budget exceeded: cancelled"),
+            BudgetCause::Time => f.write_str("regex budget exceeded: time limit"),
             BudgetCause::TextTooLong => f.write_str("regex budget exceeded: text too long"),
         }
     }
