@@ -29,6 +29,7 @@ const OTHERS: Record<string, string> = {
   '--runs': 'bench/*.mjs',
   '--corpus': 'bench/*.mjs',
   '--only': 'bench/*.mjs',
+  '--tools': 'bench/run.mjs',
 };
 
 describe('the README', () => {
