@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -50,6 +50,40 @@ describe('npm pack → npm install', () => {
       const bin = spawnSync('npx', ['--no-install', 'smart-file-query', '--regex', 'agent', '--glob', '*.txt'], { cwd: app, encoding: 'utf8' });
       expect(bin.status).toBe(0);
       expect(JSON.parse(bin.stdout).aggregate.totalMatches).toBe(1);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the source fallback', () => {
+  it('the tarball holds every file the Rust build reads, and cargo reads its workspace', () => {
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], { cwd: ROOT, encoding: 'utf8' }))[0].files.map(
+      (f: { path: string }) => f.path,
+    );
+    const inputs = execFileSync('git', ['ls-files', '--', 'Cargo.toml', 'Cargo.lock', 'build.rs', 'src', 'crates'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((f) => /^(Cargo\.toml|Cargo\.lock|build\.rs|src\/.+|crates\/[^/]+\/(Cargo\.toml|build\.rs|src\/.+))$/.test(f));
+    expect(inputs.filter((f) => f.startsWith('crates/sfq-core/src/')).length).toBeGreaterThan(20);
+    expect(inputs.filter((f) => !packed.includes(f))).toEqual([]);
+    // Unpacked, the workspace's manifests and targets are all there.
+    const work = mkdtempSync(join(tmpdir(), 'sfq-src-'));
+    try {
+      const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
+      execFileSync('tar', ['xzf', out.trim().split('\n').pop() as string], { cwd: work });
+      const meta = JSON.parse(
+        execFileSync('cargo', ['metadata', '--no-deps', '--format-version', '1', '--offline', '--manifest-path', join(work, 'package', 'Cargo.toml')], {
+          cwd: work,
+          encoding: 'utf8',
+          // The tests' HOME is an empty one; rustup and cargo live in the user's.
+          env: { ...process.env, HOME: userInfo().homedir },
+        }),
+      );
+      const libs = meta.packages.map((p: { name: string; targets: { kind: string[] }[] }) => [p.name, p.targets.some((t) => t.kind.includes('lib') || t.kind.includes('cdylib'))]);
+      expect(libs.sort()).toEqual([['sfq-core', true], ['sfq-fast', true], ['sfq-outline', true], ['sfq-regex', true], ['sfq-walk', true], ['smart-file-query', true]]);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
