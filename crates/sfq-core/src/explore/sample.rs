@@ -9,12 +9,12 @@ use serde::Serialize;
 
 use super::report::{self, Budget, MAX_LINE_CHARS, quote_always};
 use super::{
-    QueryMode, READER, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
+    Merged, QueryMode, READER, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
     excerpt_around, limit_warning, line_hits, query_warnings, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
-use crate::engine::{self, Collector, Flow, Outcome};
+use crate::engine::{self, Outcome};
 use crate::error::Result;
 use crate::options::RawOptions;
 use crate::search::{Hit, SkipReason};
@@ -134,42 +134,6 @@ fn file_sample(cand: &Candidate, text: &crate::search::FileText, hits: &[Hit]) -
     FileSample { matches: hits.len() as u64, clusters: groups.len(), picks }
 }
 
-/// The merge: files in path order until the scan limit.
-struct Samples {
-    files: Vec<FileSample>,
-    matches: u64,
-    files_searched: u64,
-    at_least: bool,
-    skipped: Skipped,
-}
-
-impl Collector<FileSample> for Samples {
-    fn collect(&mut self, _cand: &Candidate, outcome: Outcome<FileSample>) -> Result<Flow> {
-        match outcome {
-            Outcome::Skipped(reason) => self.skipped.add(&reason),
-            Outcome::NoMatch => self.files_searched += 1,
-            Outcome::Matched(f) => {
-                self.files_searched += 1;
-                self.matches += f.matches;
-                self.files.push(f);
-                if self.matches >= SCAN_LIMIT {
-                    self.at_least = true;
-                    return Ok(Flow::Stop);
-                }
-            }
-        }
-        Ok(Flow::Continue)
-    }
-
-    fn unreadable(&mut self, _dir: crate::discovery::Unreadable) {
-        self.skipped.unreadable += 1;
-    }
-
-    fn matches(&self) -> u64 {
-        self.matches
-    }
-}
-
 fn cluster_head(c: &SampleCluster) -> String {
     let lines = if c.matches == 1 { "line" } else { "lines" };
     format!(
@@ -196,17 +160,11 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
             Ok((hits, _)) => Outcome::Matched(file_sample(c, &text, &hits)),
         },
     };
-    let mut s = Samples {
-        files: Vec::new(),
-        matches: 0,
-        files_searched: 0,
-        at_least: false,
-        skipped: Skipped { unreadable, ..Skipped::default() },
-    };
+    let mut s = Merged::new(unreadable, |f: &FileSample| f.matches);
     engine::run_over(&candidates, scope.threads, cancel, work, &mut s)?;
 
     let files = s.files.len() as u64;
-    let total_clusters: u64 = s.files.iter().map(|f| f.clusters as u64).sum();
+    let total_clusters: u64 = s.files.iter().map(|(_, f)| f.clusters as u64).sum();
     let mut warnings = query_warnings(mode, &query);
     warnings.extend(broad_warning(s.matches, files, s.at_least));
     if s.at_least {
@@ -215,10 +173,10 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
     warnings.extend(s.skipped.warning());
 
     // Round-robin: each file's first offer, then each file's second, …
-    let rounds = s.files.iter().map(|f| f.picks.len()).max().unwrap_or(0);
+    let rounds = s.files.iter().map(|(_, f)| f.picks.len()).max().unwrap_or(0);
     let mut order: Vec<SampleCluster> = Vec::new();
     let mut picks: Vec<std::vec::IntoIter<SampleCluster>> =
-        s.files.into_iter().map(|f| f.picks.into_iter()).collect();
+        s.files.into_iter().map(|(_, f)| f.picks.into_iter()).collect();
     for _ in 0..rounds {
         for p in &mut picks {
             order.extend(p.next());

@@ -7,12 +7,12 @@ use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
 use super::{
-    QueryMode, READER, SCAN_LIMIT, Scope, Skipped, broad_warning, count_lines, count_text,
+    Merged, QueryMode, READER, SCAN_LIMIT, Scope, Skipped, broad_warning, count_lines, count_text,
     limit_warning, parent_dir, query_warnings, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
-use crate::engine::{self, Collector, Flow, Outcome};
+use crate::engine::{self, Outcome};
 use crate::error::Result;
 use crate::options::RawOptions;
 use crate::search::SkipReason;
@@ -67,42 +67,6 @@ pub struct ScoutResult {
     pub skipped: Skipped,
 }
 
-/// What a single-query scan found: counts per file in path order.
-pub(super) struct Distribution {
-    pub files: Vec<(String, u64)>,
-    pub matches: u64,
-    pub files_searched: u64,
-    pub at_least: bool,
-    pub skipped: Skipped,
-}
-
-impl Collector<u64> for Distribution {
-    fn collect(&mut self, cand: &Candidate, outcome: Outcome<u64>) -> Result<Flow> {
-        match outcome {
-            Outcome::Skipped(reason) => self.skipped.add(&reason),
-            Outcome::NoMatch => self.files_searched += 1,
-            Outcome::Matched(n) => {
-                self.files_searched += 1;
-                self.matches += n;
-                self.files.push((cand.rel.clone(), n));
-                if self.matches >= SCAN_LIMIT {
-                    self.at_least = true;
-                    return Ok(Flow::Stop);
-                }
-            }
-        }
-        Ok(Flow::Continue)
-    }
-
-    fn unreadable(&mut self, _dir: crate::discovery::Unreadable) {
-        self.skipped.unreadable += 1;
-    }
-
-    fn matches(&self) -> u64 {
-        self.matches
-    }
-}
-
 /// The most matching first, then path order; at most [`TOP`].
 fn top(mut counts: Vec<(String, u64)>) -> Vec<PathCount> {
     counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.encode_utf16().cmp(b.0.encode_utf16())));
@@ -127,13 +91,7 @@ pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
             Ok(n) => Outcome::Matched(n),
         },
     };
-    let mut d = Distribution {
-        files: Vec::new(),
-        matches: 0,
-        files_searched: 0,
-        at_least: false,
-        skipped: Skipped { unreadable, ..Skipped::default() },
-    };
+    let mut d = Merged::new(unreadable, |n: &u64| *n);
     engine::run_over(&candidates, scope.threads, cancel, work, &mut d)?;
 
     let mut dirs: HashMap<&str, u64> = HashMap::new();
