@@ -5,7 +5,7 @@
 // results come back as JSON bytes (JSON.stringify's exact bytes), errors as
 // {code, message} data turned here into Error objects with a `code`.
 
-const binding = require('../binding.js');
+const binding = require('./load.js').loadBinding();
 const { decodeCompact } = require('./decode.js');
 
 /** An Error with a `code` property. */

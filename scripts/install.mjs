@@ -1,62 +1,77 @@
 #!/usr/bin/env node
-// npm `install` hook: make sure a native binding for this platform loads.
-// 1. A prebuilt binary (next to binding.js, or the per-platform npm package) -> nothing to do.
-// 2. Otherwise build the addon from the Rust sources shipped in the package:
-//    with @napi-rs/cli when it is installed (a git clone: `npm install`), else with plain cargo.
+// npm `install` hook. It never builds on its own: the prebuilt binary comes in the
+// platform package (an optional dependency), and building from source is asked for
+// explicitly:
+//
+//   SMART_FILE_QUERY_BUILD_FROM_SOURCE=1 npm rebuild smart-file-query
+//   (or `npm rebuild smart-file-query --build-from-source`, which npm 11 still
+//   passes to the script as npm_config_build_from_source, with a warning)
+//
+// which compiles the Rust sources shipped in the package with cargo and puts
+// `smart-file-query.<platform>.node` next to binding.js, where the loader looks first.
+// Without the request, the hook only warns when no binary loads.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+const { BUILD_FROM_SOURCE, loadFailureMessage, platformName } = require('../lib/load.js');
 
-function bindingLoads() {
-  if (!existsSync(join(root, 'binding.js'))) return false;
+const truthy = (v) => v !== undefined && v !== '' && v !== 'false' && v !== '0';
+const requested = truthy(process.env.npm_config_build_from_source) || truthy(process.env.SMART_FILE_QUERY_BUILD_FROM_SOURCE);
+
+/** undefined when the binding loads, else the loader's error. */
+function loadError() {
   try {
     require(join(root, 'binding.js'));
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (e) {
+    return e;
   }
 }
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (r.error) {
-    console.error(`smart-file-query: could not run ${cmd}: ${r.error.message}`);
-    return false;
-  }
-  return r.status === 0;
+function fail(message) {
+  console.error(`smart-file-query: ${message}`);
+  process.exit(1);
 }
 
-/** The file name the napi loader (binding.js) looks for on this platform. */
-function platformSuffix() {
-  const { platform, arch } = process;
-  if (platform === 'linux') {
-    const glibc = process.report?.getReport?.().header?.glibcVersionRuntime;
-    return `linux-${arch}-${glibc ? 'gnu' : 'musl'}`;
+function buildFromSource() {
+  const name = platformName();
+  const probe = spawnSync('cargo', ['--version'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (probe.error || probe.status !== 0) {
+    fail(
+      `building from source needs Rust's cargo, which was not found on PATH (${probe.error?.message ?? probe.stderr.trim()}). ` +
+        `Install Rust (https://rustup.rs), then run \`${BUILD_FROM_SOURCE}\` again.`,
+    );
   }
-  if (platform === 'win32') return `win32-${arch}-msvc`;
-  return `${platform}-${arch}`;
+  if (!existsSync(join(root, 'Cargo.toml')) || !existsSync(join(root, 'crates', 'sfq-core', 'src', 'lib.rs'))) {
+    fail(`the Rust sources are missing from ${root}; reinstall the package (its tarball ships them).`);
+  }
+  console.error(`smart-file-query: building the native addon for ${name} from source with ${probe.stdout.trim()} (a few minutes)…`);
+  const build = spawnSync('cargo', ['build', '--release', '--locked', '--package', 'smart-file-query', '--lib'], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
+  if (build.status !== 0) fail(`\`cargo build --release\` failed (${build.error?.message ?? `exit ${build.status}`}); its output above says which step.`);
+  const lib = { darwin: 'libsmart_file_query.dylib', win32: 'smart_file_query.dll' }[process.platform] ?? 'libsmart_file_query.so';
+  const built = join(resolve(root, process.env.CARGO_TARGET_DIR || 'target'), 'release', lib);
+  if (!existsSync(built)) fail(`cargo reported success but ${built} is missing.`);
+  copyFileSync(built, join(root, `smart-file-query.${name}.node`));
+  const err = loadError();
+  if (err) fail(`the binary built from source does not load: ${err.message}`);
+  console.error(`smart-file-query: built smart-file-query.${name}.node from source.`);
 }
 
-if (process.env.SMART_FILE_QUERY_SKIP_INSTALL_BUILD !== '1' && !bindingLoads()) {
-  console.error('smart-file-query: no prebuilt binary for this platform loads; building from source (needs cargo)…');
-  const cli = join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js');
-  let ok;
-  if (existsSync(cli)) {
-    ok = run(process.execPath, [cli, 'build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts']);
-  } else {
-    ok = run('cargo', ['build', '--release', '--locked']);
-    if (ok) {
-      const lib = { linux: 'libsmart_file_query.so', darwin: 'libsmart_file_query.dylib', win32: 'smart_file_query.dll' }[process.platform] ?? 'libsmart_file_query.so';
-      copyFileSync(join(root, 'target', 'release', lib), join(root, `smart-file-query.${platformSuffix()}.node`));
-    }
-  }
-  if (!ok || !bindingLoads()) {
-    console.error('smart-file-query: building the native addon failed. Install Rust (https://rustup.rs) and run `npm rebuild smart-file-query`.');
-    process.exit(1);
+if (requested) {
+  buildFromSource();
+} else {
+  const err = loadError();
+  if (err) {
+    const clone = existsSync(join(root, '.git')) && existsSync(join(root, 'node_modules', '@napi-rs', 'cli'));
+    console.warn(clone ? 'smart-file-query: no addon built in this clone yet: run `npm run build`.' : loadFailureMessage(err));
   }
 }

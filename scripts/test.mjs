@@ -2,7 +2,7 @@
 // `npm test`: every test, in order.
 //  1. cargo test --workspace        the Rust core's unit and differential tests
 //     (+ sfq-outline with every grammar feature)
-//  2. napi build (release)          the addon the JS tests load (+ copied into npm/ by scripts/fill-npm.mjs)
+//  2. napi build (release)          the addon the JS tests load (smart-file-query.<platform>.node at the root)
 //  3. generated-file drift check    binding.js / binding.d.ts must be committed as built
 //  4. tsc --noEmit                  index.d.ts + the typed usage file
 //  5. vitest run                    the JS API, the CLI, the differential suites
@@ -27,7 +27,6 @@ step('cargo tests', 'cargo', ['test', '--workspace', '--locked']);
 // The six outline grammars behind a cargo feature are tested too (golden samples).
 step('outline, every language', 'cargo', ['test', '--locked', '-p', 'sfq-outline', '--features', 'all-languages']);
 step('build addon', bin('napi'), ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts']);
-step('fill npm/linux-x64-gnu', process.execPath, [join(root, 'scripts', 'fill-npm.mjs')]);
 if (existsSync(join(root, '.git'))) {
   step('generated files are committed as built', 'git', ['diff', '--exit-code', '--', 'binding.js', 'binding.d.ts']);
 }

@@ -9,14 +9,24 @@ export const PROGRAM = 'smart-file-query';
 
 const require = createRequire(import.meta.url);
 
-/** lib/native.js (the addon bridge), loaded on first use. */
+/**
+ * lib/native.js (the addon bridge), loaded on first use. When no native binary
+ * loads, the CLI prints the loader's message (which package is missing, how to
+ * build from source) as one line and exits 1: nothing has been written yet.
+ */
 export function native() {
-  return require('../native.js');
+  return lib('native.js');
 }
 
-/** The package's own modules, e.g. `lib('outline.js')`, loaded on first use. */
+/** The package's own modules, e.g. `lib('outline.js')`, loaded on first use (see `native`). */
 export function lib(name) {
-  return require(`../${name}`);
+  try {
+    return require(`../${name}`);
+  } catch (e) {
+    if (!e?.bindingLoadFailure) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
 }
 
 /** The `version` of the package.json next to lib/. */

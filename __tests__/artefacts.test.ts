@@ -1,0 +1,113 @@
+// The platform packages: their layout always, and each prebuilt binary that is
+// present (`npm run build:all` puts them in npm/<platform>/; CI builds
+// linux-x64-gnu and linux-arm64-gnu) checked as its platform would load it:
+// file format and architecture, the N-API entry point exported, and what it
+// links against (glibc ≤ 2.17, musl's libc only, no libnode / MinGW runtime
+// DLLs on Windows, only libSystem on macOS). Reads binaries with LLVM 14's
+// tools (Debian's llvm-14, which build:all needs too).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module without types
+import { PLATFORMS, nodeFile, rustTriple } from '../scripts/platforms.mjs';
+
+type Platform = { platform: string; rust: string; format: 'elf' | 'macho' | 'pe'; arch: 'x86_64' | 'aarch64'; libc?: 'gnu' | 'musl'; env?: Record<string, string> };
+
+const ROOT = resolve(__dirname, '..');
+const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const platforms = PLATFORMS as Platform[];
+const llvm = (tool: string, args: string[]) => execFileSync(`llvm-${tool}-14`, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+
+const NAPI_CPU: Record<string, string> = { x86_64: 'x64', aarch64: 'arm64' };
+const NAPI_TRIPLE: Record<string, string> = {
+  'linux-x64-gnu': 'x86_64-unknown-linux-gnu',
+  'linux-arm64-gnu': 'aarch64-unknown-linux-gnu',
+  'linux-x64-musl': 'x86_64-unknown-linux-musl',
+  'linux-arm64-musl': 'aarch64-unknown-linux-musl',
+  'darwin-x64': 'x86_64-apple-darwin',
+  'darwin-arm64': 'aarch64-apple-darwin',
+  'win32-x64-msvc': 'x86_64-pc-windows-msvc',
+};
+
+describe('platform packages', () => {
+  it('one npm/<platform>/ per platform, each declared in napi.targets', () => {
+    const dirs = readdirSync(join(ROOT, 'npm')).filter((d) => existsSync(join(ROOT, 'npm', d, 'package.json')));
+    expect(dirs.sort()).toEqual(platforms.map((p) => p.platform).sort());
+    expect([...root.napi.targets].sort()).toEqual(platforms.map((p) => NAPI_TRIPLE[p.platform]).sort());
+  });
+
+  it.each(platforms.map((p) => [p.platform, p] as const))('%s: os, cpu, libc, only its .node, the root version', (_name, p) => {
+    const m = JSON.parse(readFileSync(join(ROOT, 'npm', p.platform, 'package.json'), 'utf8'));
+    expect(m.name).toBe(`${root.name}-${p.platform}`);
+    expect(m.version).toBe(root.version);
+    expect(m.main).toBe(nodeFile(p));
+    expect(m.files).toEqual([nodeFile(p)]);
+    expect(m.os).toEqual([{ elf: 'linux', macho: 'darwin', pe: 'win32' }[p.format]]);
+    expect(m.cpu).toEqual([NAPI_CPU[p.arch]]);
+    if (p.libc) expect(m.libc).toEqual([p.libc === 'gnu' ? 'glibc' : 'musl']);
+    else expect(m.libc).toBeUndefined();
+    expect(m.license).toBe(root.license);
+    expect(m.engines).toEqual(root.engines);
+  });
+});
+
+const present = platforms.filter((p) => existsSync(join(ROOT, 'npm', p.platform, nodeFile(p))));
+
+/** The highest `GLIBC_x.y` version a dynamic symbol asks for. */
+function maxGlibc(dynsyms: string): number[] {
+  const versions = [...dynsyms.matchAll(/\bGLIBC_(\d+)\.(\d+)(?:\.(\d+))?/g)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)]);
+  expect(versions.length).toBeGreaterThan(0);
+  return versions.reduce((a, b) => (a[0] !== b[0] ? (a[0] > b[0] ? a : b) : a[1] !== b[1] ? (a[1] > b[1] ? a : b) : a[2] >= b[2] ? a : b));
+}
+
+describe.runIf(present.length > 0)('prebuilt binaries present in npm/', () => {
+  it.each(present.map((p) => [p.platform, p] as const))('%s', (_name, p) => {
+    const file = join(ROOT, 'npm', p.platform, nodeFile(p));
+    const bytes = statSync(file).size;
+    console.log(`${p.platform}: ${nodeFile(p)} ${bytes.toLocaleString('en')} bytes (${rustTriple(p)})`);
+    expect(bytes).toBeGreaterThan(1 << 20);
+    if (p.format === 'elf') {
+      const header = llvm('readelf', ['-h', file]);
+      expect(header).toMatch(/Class:\s+ELF64/);
+      expect(header).toMatch(/Type:\s+DYN/);
+      expect(header).toMatch(p.arch === 'x86_64' ? /Machine:\s+Advanced Micro Devices X86-64/ : /Machine:\s+AArch64/);
+      const dynsyms = llvm('objdump', ['-T', file]);
+      expect(dynsyms).toMatch(/\.text\s+[0-9a-f]+\s+(?:Base\s+)?napi_register_module_v1$/m);
+      const needed = [...llvm('readelf', ['-d', file]).matchAll(/\(NEEDED\)\s+Shared library: \[([^\]]+)\]/g)].map((m) => m[1]).sort();
+      if (p.libc === 'gnu') {
+        expect(maxGlibc(dynsyms)).toEqual([2, 17, 0]);
+        // glibc's own libraries only: no libgcc_s, no libstdc++, no libnode.
+        expect(needed.filter((n) => !/^(libc|libpthread|libdl|libm|librt)\.so\.\d$|^ld-linux/.test(n))).toEqual([]);
+      } else {
+        expect(dynsyms).not.toMatch(/GLIBC_/);
+        expect(needed).toEqual(['libc.so']);
+      }
+    } else if (p.format === 'macho') {
+      const headers = llvm('objdump', ['--macho', '--private-headers', file]);
+      expect(headers).toMatch(/filetype\s+DYLIB|MH_DYLIB|filetype 6\b/);
+      expect(headers).toMatch(p.arch === 'x86_64' ? /cputype\s+X86_64|cputype\s+CPU_TYPE_X86_64/ : /cputype\s+ARM64|cputype\s+CPU_TYPE_ARM64/);
+      const minos = /minos\s+(\d+\.\d+)|version\s+(\d+\.\d+)\n\s+sdk/.exec(headers);
+      expect(minos?.[1] ?? minos?.[2]).toBe(p.env?.MACOSX_DEPLOYMENT_TARGET);
+      expect(llvm('nm', ['-g', '--defined-only', file])).toMatch(/ T _napi_register_module_v1$/m);
+      const dylibs = llvm('objdump', ['--macho', '--dylibs-used', file])
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(' ')[0])
+        .filter(Boolean);
+      // N-API comes from the node process (dynamic lookup), everything else from libSystem.
+      expect(dylibs.filter((d) => !d.startsWith('/usr/lib/libSystem') && !d.startsWith('/usr/lib/libiconv'))).toEqual([]);
+    } else {
+      const headers = llvm('objdump', ['-p', '-f', file]);
+      expect(headers).toMatch(/file format coff-x86-64|file format pe-x86-64|COFF-x86-64/i);
+      expect(headers).toMatch(/Characteristics 0x[0-9a-f]*\n(?:.*\n)*?.*\bDLL\b/i);
+      const exports = /Export Table:[\s\S]*?(?=\n\n|\nThe Import|$)/.exec(headers)?.[0] ?? '';
+      expect(exports).toMatch(/napi_register_module_v1/);
+      const imports = [...headers.matchAll(/DLL Name: (\S+)/g)].map((m) => m[1].toLowerCase()).sort();
+      expect(imports.length).toBeGreaterThan(0);
+      // Windows' own DLLs only: no libnode/node.exe (N-API is resolved at run
+      // time), no MinGW runtime (libgcc_s, libwinpthread) a user would lack.
+      expect(imports.filter((d) => /node|libgcc|winpthread|libstdc/.test(d))).toEqual([]);
+    }
+  });
+});

