@@ -4,9 +4,11 @@
 // file format and architecture, the N-API entry point exported, and what it
 // links against (glibc ≤ 2.17, musl's libc only, no libnode / MinGW runtime
 // DLLs on Windows, only libSystem on macOS). Reads binaries with LLVM 14's
-// tools (Debian's llvm-14, which build:all needs too).
+// tools (Debian's llvm-14, which build:all needs too); the x64 musl one is also
+// loaded by musl's loader (musl-gcc from Debian's musl-tools, build:all checks it).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module without types
@@ -82,21 +84,41 @@ describe.runIf(present.length > 0)('prebuilt binaries present in npm/', () => {
       } else {
         expect(dynsyms).not.toMatch(/GLIBC_/);
         expect(needed).toEqual(['libc.so']);
+        if (p.arch === 'x86_64') {
+          // Loaded by musl's own dynamic loader (this machine's arch): a C program built with
+          // musl-gcc dlopens it and finds the entry point (N-API itself is Node's, resolved lazily).
+          const dir = mkdtempSync(join(tmpdir(), 'sfq-musl-'));
+          try {
+            writeFileSync(
+              join(dir, 'load.c'),
+              '#include <dlfcn.h>\n#include <stdio.h>\nint main(int c, char **v) { void *h = dlopen(v[1], RTLD_LAZY); if (!h) { printf("%s\\n", dlerror()); return 1; } printf("%d\\n", dlsym(h, "napi_register_module_v1") != 0); return 0; }\n',
+            );
+            execFileSync('musl-gcc', ['-o', join(dir, 'load'), join(dir, 'load.c')]);
+            expect(execFileSync(join(dir, 'load'), [file], { encoding: 'utf8' }).trim()).toBe('1');
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+        }
       }
     } else if (p.format === 'macho') {
       const headers = llvm('objdump', ['--macho', '--private-headers', file]);
-      expect(headers).toMatch(/filetype\s+DYLIB|MH_DYLIB|filetype 6\b/);
-      expect(headers).toMatch(p.arch === 'x86_64' ? /cputype\s+X86_64|cputype\s+CPU_TYPE_X86_64/ : /cputype\s+ARM64|cputype\s+CPU_TYPE_ARM64/);
-      const minos = /minos\s+(\d+\.\d+)|version\s+(\d+\.\d+)\n\s+sdk/.exec(headers);
+      const mach = /MH_MAGIC_64\s+(\S+)\s+\S+\s+\S+\s+(\S+)/.exec(headers);
+      expect(mach?.[1]).toBe(p.arch === 'x86_64' ? 'X86_64' : 'ARM64');
+      expect(mach?.[2]).toBe('DYLIB');
+      // The oldest macOS it loads on: LC_BUILD_VERSION's minos (11+), LC_VERSION_MIN_MACOSX before.
+      const minos = /cmd LC_BUILD_VERSION[\s\S]*?minos (\d+\.\d+)|cmd LC_VERSION_MIN_MACOSX\n\s+cmdsize \d+\n\s+version (\d+\.\d+)/.exec(headers);
       expect(minos?.[1] ?? minos?.[2]).toBe(p.env?.MACOSX_DEPLOYMENT_TARGET);
       expect(llvm('nm', ['-g', '--defined-only', file])).toMatch(/ T _napi_register_module_v1$/m);
+      const id = /cmd LC_ID_DYLIB\n\s+cmdsize \d+\n\s+name (\S+)/.exec(headers)?.[1];
       const dylibs = llvm('objdump', ['--macho', '--dylibs-used', file])
         .split('\n')
         .slice(1)
         .map((l) => l.trim().split(' ')[0])
-        .filter(Boolean);
-      // N-API comes from the node process (dynamic lookup), everything else from libSystem.
-      expect(dylibs.filter((d) => !d.startsWith('/usr/lib/libSystem') && !d.startsWith('/usr/lib/libiconv'))).toEqual([]);
+        .filter((d) => d && d !== id);
+      // N-API comes from the node process (dynamic lookup); everything else from macOS's own
+      // libraries (libiconv: Rust's std links it on Apple targets).
+      expect(dylibs).toContain('/usr/lib/libSystem.B.dylib');
+      expect(dylibs.filter((d) => !/^\/usr\/lib\/lib(System\.B|iconv\.2|charset\.1)\.dylib$/.test(d))).toEqual([]);
     } else {
       const headers = llvm('objdump', ['-p', '-f', file]);
       expect(headers).toMatch(/file format coff-x86-64|file format pe-x86-64|COFF-x86-64/i);

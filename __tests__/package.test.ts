@@ -197,6 +197,10 @@ describe('the source fallback', () => {
       expect(cli.status).toBe(1);
       expect(cli.stderr).toContain(`the package smart-file-query-${name} is not installed`);
       expect(cli.stderr).not.toMatch(/\n\s+at /);
+      const mcp = spawnSync(process.execPath, [join(app, 'node_modules', 'smart-file-query', 'bin', 'smart-file-query.mjs'), 'mcp'], { cwd: app, encoding: 'utf8', input: '' });
+      expect(mcp.status).toBe(1);
+      expect(mcp.stdout).toBe('');
+      expect(mcp.stderr).toContain(`the package smart-file-query-${name} is not installed`);
 
       // Asked for, with no cargo on PATH: the message says so.
       const npmCli = realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());

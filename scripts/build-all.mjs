@@ -9,6 +9,7 @@
 //         sources: every target's std is built with -Zbuild-std; rustup here
 //         cannot add targets)
 //         mingw-w64                                   (win32-x64)
+//         musl-tools                                  (linux-x64-musl: its check loads it)
 //   PyPI: ziglang cargo-zigbuild                      (installed by this script
 //         into .cache/zig-venv when missing)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -48,6 +49,8 @@ function checkToolchain(targets) {
   if (!existsSync('/usr/lib/rustlib/src/rust/library')) missing.push('rust-web-src');
   if (!existsSync('/usr/bin/llvm-objcopy-14')) missing.push('llvm-14');
   if (targets.some((p) => p.route === 'mingw') && !existsSync('/usr/bin/x86_64-w64-mingw32-gcc')) missing.push('mingw-w64');
+  // Not for building: the artefact checks load the x64 musl binary with musl's loader.
+  if (targets.some((p) => p.libc === 'musl' && p.arch === 'x86_64') && !existsSync('/usr/bin/musl-gcc')) missing.push('musl-tools');
   if (missing.length > 0) fail(`missing Debian packages; install them with: apt-get install ${missing.join(' ')}`);
 }
 

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, readFlags } from '../args.mjs';
 import { DEFAULT_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from '../mcp/budget.mjs';
-import { usageFailure } from './common.mjs';
+import { lib, usageFailure } from './common.mjs';
 
 export const MCP_USAGE = `Usage: smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]
 
@@ -80,6 +80,7 @@ async function run(argv, io) {
   // Stdout is the protocol's: anything logged goes to stderr instead.
   for (const method of ['log', 'info', 'debug']) console[method] = (...args) => console.error(...args);
 
+  lib('../index.js'); // the addon now: without one, a one-line message and exit 1 before any protocol
   const { serveStdio } = await import('../mcp/server.mjs');
   const code = await serveStdio({ root, timeoutSeconds, maxResultChars, stderr: io.stderr });
   // Searches cancelled at shutdown stop at their next check; do not wait longer.

@@ -36,5 +36,6 @@
 pub mod discovery;
 pub mod glob;
 mod order;
+mod os_bytes;
 
 pub use order::cmp_utf16;

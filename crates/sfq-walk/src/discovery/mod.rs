@@ -48,8 +48,7 @@ mod rules;
 mod walker;
 mod wildmatch;
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use crate::os_bytes::{file_id, os_str};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -272,7 +271,6 @@ const CACHED_INDEXES: usize = 4;
 /// Reads and parses the index at `path` (none: an empty index), reusing the
 /// parse of an unchanged file.
 fn load_index(path: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
-    use std::os::unix::fs::MetadataExt;
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Arc::default()),
@@ -284,7 +282,7 @@ fn load_index(path: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
         path: path.to_path_buf(),
         len: meta.len(),
         modified: meta.modified().ok(),
-        inode: meta.ino(),
+        inode: file_id(&meta),
         hash_len,
     };
     if let Ok(cache) = INDEXES.lock()
@@ -297,7 +295,7 @@ fn load_index(path: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
     // Read what was stamped: a file replaced between the stat and the read
     // is not cached under the old stamp.
     let unchanged = std::fs::metadata(path).is_ok_and(|m| {
-        m.len() == stamp.len && m.ino() == stamp.inode && m.modified().ok() == stamp.modified
+        m.len() == stamp.len && file_id(&m) == stamp.inode && m.modified().ok() == stamp.modified
     });
     let index =
         Arc::new(Index::parse(&data, hash_len).map_err(|e| WalkError::Repository {
@@ -387,13 +385,13 @@ fn walk_git(
         }
         if !index.has_dir(&rel) {
             let is_gitlink = index.find(&rel).is_some_and(|at| index.entries[at].is_gitlink());
-            if is_gitlink || repo::is_nested_repo(&repo.top.join(OsStr::from_bytes(&rel))) {
+            if is_gitlink || repo::is_nested_repo(&repo.top.join(os_str(&rel))) {
                 walkable = false;
                 break;
             }
         }
         if i + 1 < comps.len() {
-            let dir = repo.top.join(OsStr::from_bytes(&rel));
+            let dir = repo.top.join(os_str(&rel));
             node = walker.load_ancestor_ignores(&dir, &rel, node);
         }
     }

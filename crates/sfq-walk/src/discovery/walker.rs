@@ -1,9 +1,7 @@
 //! The parallel directory walk and the resolution of tracked files.
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::OsStr;
 use std::fs::{self, FileType};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,6 +12,7 @@ use super::error::SoftError;
 use super::index::Index;
 use super::repo;
 use super::rules::{RuleList, RuleNode, Rules};
+use crate::os_bytes::{into_bytes, os_str};
 
 /// Shared state of one walk.
 pub(crate) struct Walker<'a> {
@@ -127,7 +126,7 @@ impl<'a> Walker<'a> {
         if root_rel.is_empty() {
             self.cfg.root.clone()
         } else {
-            self.cfg.root.join(OsStr::from_bytes(root_rel))
+            self.cfg.root.join(os_str(root_rel))
         }
     }
 
@@ -218,7 +217,7 @@ impl<'a> Walker<'a> {
             if !child.ft.is_file() {
                 continue;
             }
-            let path = dir_abs.join(OsStr::from_bytes(name));
+            let path = dir_abs.join(os_str(name));
             match fs::read(&path) {
                 Ok(data) => {
                     let list = RuleList::parse(&data, &base);
@@ -292,7 +291,7 @@ impl<'a> Walker<'a> {
             }
             let Ok(entry) = item else { continue };
             let Ok(ft) = entry.file_type() else { continue };
-            children.push(Child { name: entry.file_name().into_vec(), ft, entry });
+            children.push(Child { name: into_bytes(entry.file_name()), ft, entry });
         }
         children.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         let node = self.load_ignores(&dir_abs, &task.rel, &children, task.node.clone());
