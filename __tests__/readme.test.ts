@@ -30,6 +30,13 @@ const OTHERS: Record<string, string> = {
   '--corpus': 'bench/*.mjs',
   '--only': 'bench/*.mjs',
   '--tools': 'bench/run.mjs',
+  '--targets': 'scripts/build-all.mjs',
+  '--target': 'napi build',
+  '--omit': 'npm install',
+  '--offline': 'npm install',
+  '--build-from-source': 'npm rebuild (read by scripts/install.mjs)',
+  '--out': 'scripts/pack.mjs',
+  '--root-only': 'scripts/pack.mjs',
 };
 
 describe('the README', () => {
@@ -71,5 +78,22 @@ describe("the README's size of the addon", () => {
     const stated = Number(m![1].replace(/,/g, ''));
     const actual = statSync(resolve(root, node!)).size;
     expect(Math.abs(actual - stated) / actual).toBeLessThan(0.05);
+  });
+});
+
+describe("the README's table of platform packages", () => {
+  it('names every platform package, with each prebuilt present in npm/ within 5% of the size stated', async () => {
+    const { existsSync, statSync } = await import('node:fs');
+    // @ts-expect-error: a plain ES module without types
+    const { PLATFORMS, nodeFile } = await import('../scripts/platforms.mjs');
+    for (const p of PLATFORMS as { platform: string }[]) {
+      const row = new RegExp(`^\\| \`smart-file-query-${p.platform}\` \\|[^|]+\\| ([\\d,]+) \\|`, 'm').exec(readme);
+      expect(row, `a README row for smart-file-query-${p.platform}`).not.toBeNull();
+      const file = resolve(root, 'npm', p.platform, nodeFile(p));
+      if (!existsSync(file)) continue;
+      const stated = Number(row![1].replace(/,/g, ''));
+      const actual = statSync(file).size;
+      expect(Math.abs(actual - stated) / actual, p.platform).toBeLessThan(0.05);
+    }
   });
 });

@@ -7,13 +7,14 @@
 //
 // Needs Debian's wine64. Two things Wine 8 lacks are supplied here, for this
 // run only: Rust's std calls ProcessPrng from bcryptprimitives.dll (Windows
-// 10+ has it; a shim DLL built with mingw-w64 forwards it to RtlGenRandom),
+// 10+ has it; a shim DLL built with mingw-w64 forwards it to RtlGenRandom,
+// put in the Wine prefix's system32),
 // and Node 20 refuses Wine's reported Windows version without
 // NODE_SKIP_PLATFORM_CHECK=1. Not in CI (Wine is a large install); the vitest
 // suites need the Windows builds of vitest's native parts, which the release
 // workflow's Windows runner has.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,13 @@ function windowsNode() {
 }
 
 const node = windowsNode();
+const PREFIX = join(CACHE, 'wine-prefix');
+const wineEnv = { ...process.env, NODE_SKIP_PLATFORM_CHECK: '1', WINEDEBUG: '-all', WINEPREFIX: PREFIX };
+const nodeVersion = execFileSync(wine, [node, '--version'], { encoding: 'utf8', env: wineEnv }).trim(); // also creates the prefix
+// Node loads addons with LOAD_WITH_ALTERED_SEARCH_PATH: their DLLs are looked for beside the
+// addon and in the system directory, not beside node.exe. System32 is where Windows 10+ has it.
+const system32 = join(PREFIX, 'drive_c', 'windows', 'system32', 'bcryptprimitives.dll');
+if (!existsSync(system32)) copyFileSync(join(dirname(node), 'bcryptprimitives.dll'), system32);
 // The package as installed: its JS files with the binary where the loader looks first.
 const work = mkdtempSync(join(tmpdir(), 'sfq-wine-'));
 try {
@@ -81,23 +89,17 @@ const q = sfq.smartFileQuerySync({ regex: 'hello', flags: 'i', contextLines: 1 }
 const files = sfq.findFilesSync({ pattern: '**/*.ts' }).map((f) => f.path);
 const code = sfq.searchCodeSync('TODO');
 const outline = sfq.getOutlineSync('src/app.ts');
-console.log(JSON.stringify({ platform: process.platform, arch: process.arch, matches: q.aggregate.totalMatches, files, todo: code.matchCount, outline: outline.items.map((i) => i.name) }));
+require('fs').writeFileSync(${JSON.stringify(join(work, 'answer.json'))}, JSON.stringify({ platform: process.platform, arch: process.arch, matches: q.aggregate.totalMatches, files, todo: code.matchCount, outline: outline.items.map((i) => i.name) }));
 `;
-  const r = spawnSync(wine, [node, '-e', script], {
-    cwd: tree,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_SKIP_PLATFORM_CHECK: '1', WINEDEBUG: '-all', WINEPREFIX: join(CACHE, 'wine-prefix') },
-  });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  let got;
-  try {
-    got = JSON.parse(line);
-  } catch {
-    fail(`node.exe under wine did not answer (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  }
+  // The answer goes to a file: Node's stdout on a pipe fails under Wine (EBADF).
+  const r = spawnSync(wine, [node, '-e', script], { cwd: tree, encoding: 'utf8', env: wineEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const answer = join(work, 'answer.json');
+  if (!existsSync(answer)) fail(`node.exe under wine did not answer (exit ${r.status}):\n${r.stderr}`);
+  const line = readFileSync(answer, 'utf8');
+  const got = JSON.parse(line);
   const want = { platform: 'win32', arch: 'x64', matches: 2, files: ['src/app.ts'], todo: 1, outline: ['greet'] };
   if (JSON.stringify(got) !== JSON.stringify(want)) fail(`unexpected answer under wine:\n  got  ${JSON.stringify(got)}\n  want ${JSON.stringify(want)}`);
-  console.log(`test:wine: ${execFileSync(wine, [node, '--version'], { encoding: 'utf8', env: { ...process.env, NODE_SKIP_PLATFORM_CHECK: '1', WINEDEBUG: '-all', WINEPREFIX: join(CACHE, 'wine-prefix') } }).trim()} (win32-x64) under ${wine}: ${line}`);
+  console.log(`test:wine: Node ${nodeVersion} (win32-x64) under ${wine}: ${line}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
