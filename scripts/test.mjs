@@ -5,7 +5,10 @@
 //  2. napi build (release)          the addon the JS tests load (smart-file-query.<platform>.node at the root)
 //  3. generated-file drift check    binding.js / binding.d.ts must be committed as built
 //  4. tsc --noEmit                  index.d.ts + the typed usage file
-//  5. vitest run                    the JS API, the CLI, the differential suites
+//  5. vitest run                    the JS API, the CLI, the differential suites, the package
+//                                   as installed, the prebuilt binaries present in npm/
+//  6. the arm64 run, when npm/linux-arm64-gnu holds its binary (npm run build:all):
+//     a smoke query and the JS suites under qemu (scripts/test-arm64.mjs)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,4 +35,7 @@ if (existsSync(join(root, '.git'))) {
 }
 step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
 step('vitest', bin('vitest'), ['run']);
+if (existsSync(join(root, 'npm', 'linux-arm64-gnu', 'smart-file-query.linux-arm64-gnu.node'))) {
+  step('linux-arm64-gnu under qemu', process.execPath, [join(root, 'scripts', 'test-arm64.mjs')]);
+}
 console.log('\n✓ all tests passed');
