@@ -97,6 +97,8 @@ function buildEnv(p) {
   for (const key of ['RUSTUP_TOOLCHAIN', 'RUSTC', 'RUSTDOC', 'RUSTFLAGS', 'CARGO_BUILD_TARGET']) delete env[key];
   const upper = rustTriple(p).toUpperCase().replaceAll('-', '_');
   if (p.libc === 'musl') env[`CARGO_TARGET_${upper}_RUSTFLAGS`] = '-C target-feature=-crt-static';
+  // zig's Mach-O linker names the dylib by its build path; name it as it is installed.
+  if (p.format === 'macho') env[`CARGO_TARGET_${upper}_RUSTFLAGS`] = `-C link-arg=-Wl,-install_name,@rpath/${nodeFile(p)}`;
   if (p.route === 'mingw') {
     const under = rustTriple(p).replaceAll('-', '_');
     env[`CARGO_TARGET_${upper}_LINKER`] = 'x86_64-w64-mingw32-gcc';
