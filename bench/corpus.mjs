@@ -6,7 +6,15 @@
 //    git repository whose index holds every file (as the kernel's does).
 //  - generated: a seeded synthetic repository (~20,000 files, ~120 MB) of
 //    code-like text, with nested .gitignore files and ignored build output.
-// Usage: node bench/corpus.mjs [linux|generated]  → prints the path(s).
+//  - nuttx, test262, vite: public repositories brought onto this machine by
+//    the tool library's `fetch` (github:apache/nuttx, github:tc39/test262,
+//    github:vitejs/vite; a bare mirror under $SFQ_MIRROR, default
+//    /work/.mirror/<owner>+<name>/repo), cloned and checked out here. Blobs
+//    the snapshot lacks (nuttx: a few images of several MB) are dropped from
+//    the index and committed, so the tree, the index and HEAD agree. vite gets
+//    its node_modules (`pnpm install --ignore-scripts`, pnpm from npm at the
+//    version its packageManager field names).
+// Usage: node bench/corpus.mjs [linux|generated|nuttx|test262|vite]  → prints the path(s).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -111,8 +119,54 @@ export function generatedCorpus() {
   return dir;
 }
 
+/** Public repositories `fetch` brings, by corpus name. */
+export const FETCHED = {
+  nuttx: 'apache/nuttx',
+  test262: 'tc39/test262',
+  vite: 'vitejs/vite',
+};
+
+/** Lays out a fetched repository (see the header) as .corpus/<name>. */
+export function fetchedCorpus(name) {
+  const slug = FETCHED[name];
+  if (!slug) throw new Error(`unknown fetched corpus ${name}: one of ${Object.keys(FETCHED).join(', ')}`);
+  const dir = join(CORPUS, name);
+  if (existsSync(join(dir, '.sfq-ready'))) return dir;
+  const mirror = join(process.env.SFQ_MIRROR ?? '/work/.mirror', slug.replace('/', '+'), 'repo');
+  if (!existsSync(mirror)) {
+    throw new Error(`${mirror} is missing: bring the repository with the tool library's fetch (github:${slug}), or set SFQ_MIRROR`);
+  }
+  mkdirSync(CORPUS, { recursive: true });
+  rmSync(dir, { recursive: true, force: true });
+  run('git', ['clone', '-q', '--no-checkout', mirror, dir]);
+  run('git', ['read-tree', 'HEAD'], dir);
+  // Which index entries have no blob in the snapshot?
+  const entries = run('git', ['ls-files', '-s', '-z'], dir).toString('utf8').split('\0').filter(Boolean)
+    .map((line) => { const [meta, path] = line.split('\t'); return { oid: meta.split(' ')[1], mode: meta.split(' ')[0], path }; })
+    .filter((e) => e.mode !== '160000');
+  const check = execFileSync('git', ['cat-file', '--batch-check'], {
+    cwd: dir, input: entries.map((e) => e.oid).join('\n') + '\n', maxBuffer: 1 << 28, env: GIT_ENV,
+  }).toString('utf8').split('\n');
+  const missing = entries.filter((e, i) => / missing$/.test(check[i]));
+  if (missing.length) {
+    execFileSync('git', ['rm', '-q', '--cached', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      cwd: dir, input: missing.map((e) => e.path).join('\0'), env: GIT_ENV,
+    });
+    run('git', ['commit', '-q', '-m', `corpus: drop ${missing.length} blobs the snapshot lacks`], dir);
+  }
+  run('git', ['checkout-index', '-a', '-f'], dir);
+  if (name === 'vite') {
+    const pm = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).packageManager ?? 'pnpm@10';
+    run('npx', ['--yes', pm.split('+')[0], 'install', '--ignore-scripts', '--frozen-lockfile', '--reporter=silent'], dir);
+  }
+  writeFileSync(join(dir, '.git', 'sfq-source'), `${slug} ${run('git', ['rev-parse', 'HEAD'], dir).toString().trim()} (dropped ${missing.length} missing blobs)\n`);
+  writeFileSync(join(dir, '.sfq-ready'), '');
+  return dir;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const which = process.argv[2];
   if (!which || which === 'linux') console.log(linuxCorpus());
   if (!which || which === 'generated') console.log(generatedCorpus());
+  if (which && FETCHED[which]) console.log(fetchedCorpus(which));
 }

@@ -473,7 +473,8 @@ impl LineScan {
             dirs: false,
             hidden: true,
             ignore_files: excluded,
-            metadata: true,
+            // No lstat per file: the reader takes the size from the opened file.
+            metadata: false,
             threads: self.threads,
         };
         // What the rules dropped is reported by the searching walk (for a

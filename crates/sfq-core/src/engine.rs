@@ -29,9 +29,14 @@ impl Reader {
     /// Reads and decodes a candidate (size cap, binary test, decode); `Err`
     /// says why it is skipped.
     pub fn read(&self, cand: &Candidate) -> std::result::Result<FileText, SkipReason> {
+        self.read_sized(cand).map(|(text, _)| text)
+    }
+
+    /// [`Reader::read`], with the file's size in bytes.
+    pub fn read_sized(&self, cand: &Candidate) -> std::result::Result<(FileText, u64), SkipReason> {
         match cand.missing_code() {
             Some(code) => Err(SkipReason::ReadError(code)),
-            None => search::load(&cand.abs, cand.size, self.max_bytes, self.encoding),
+            None => search::load(&cand.abs, self.max_bytes, self.encoding),
         }
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod agent;
 pub mod cancel;
+pub mod dirfd;
 pub mod discovery;
 pub mod engine;
 pub mod error;

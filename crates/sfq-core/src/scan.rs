@@ -90,6 +90,7 @@ where
 {
     let threads = threads.max(1);
     if threads == 1 {
+        let _dirs = crate::dirfd::Scope::enter();
         for item in items {
             cancel.check()?;
             if consume(work(item))? == Flow::Stop {
@@ -120,6 +121,8 @@ where
                 // which could otherwise wait for the window forever (the
                 // panic reaches the caller when the scope ends).
                 let _guard = StopOnPanic(stop);
+                // Files are opened relative to the worker's last directory.
+                let _dirs = crate::dirfd::Scope::enter();
                 loop {
                     if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
                         return;

@@ -204,21 +204,24 @@ pub enum HitText {
     Js(JsStr),
 }
 
-/// Reads and decodes the file at `path` whose lstat size was `size`.
-/// `Err` is the reason it is skipped.
+/// Reads and decodes the file at `path` (opened as `File::open` does, see
+/// [`crate::dirfd`]); the size comes from the opened file. `Err` is the
+/// reason it is skipped.
 pub fn load(
     path: &Path,
-    size: u64,
     max_bytes: u64,
     encoding: Encoding,
-) -> Result<FileText, SkipReason> {
+) -> Result<(FileText, u64), SkipReason> {
+    let file = crate::dirfd::open(path).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
+    let size = file.metadata().map_err(|e| SkipReason::ReadError(io_code(&e)))?.len();
     if size > max_bytes {
         return Err(SkipReason::MaxFileSizeExceeded(size));
     }
-    let file = std::fs::File::open(path).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    // Read at most one byte past the cap: a file that grew since it was listed
-    // is skipped for its size rather than read whole.
+    // One byte more than the size, so that the read reaching the end is seen
+    // without growing the buffer.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).map_or(0, |n| n + 1));
+    // Read at most one byte past the cap: a file that grew since it was
+    // opened is skipped for its size rather than read whole.
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| SkipReason::ReadError(io_code(&e)))?;
@@ -229,7 +232,8 @@ pub fn load(
     if is_binary(&bytes, encoding) {
         return Err(SkipReason::Binary);
     }
-    Ok(FileText::decode(bytes, encoding))
+    let size = bytes.len() as u64;
+    Ok((FileText::decode(bytes, encoding), size))
 }
 
 /// Runs `matcher` over `text` in `mode`, calling `sink` for each match in

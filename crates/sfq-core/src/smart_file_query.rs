@@ -337,7 +337,7 @@ fn search_one<F>(
     truncated: bool,
     encode: &(dyn Fn(&FileView) -> Result<F> + Sync),
 ) -> Outcome<Found<F>> {
-    let text = match config.reader().read(cand) {
+    let (text, size) = match config.reader().read_sized(cand) {
         Ok(t) => t,
         Err(reason) => return Outcome::Skipped(reason),
     };
@@ -362,7 +362,7 @@ fn search_one<F>(
     }
     let view = FileView::new(
         &cand.rel,
-        cand.size,
+        size,
         &text,
         &hits,
         config.context_lines,
@@ -482,7 +482,8 @@ fn scan_files<F: Send>(
         dirs: false,
         hidden: true,
         ignore_files: true,
-        metadata: true,
+        // No lstat per file: the reader takes the size from the opened file.
+        metadata: false,
         threads: config.threads,
     };
     let (candidates, unreadable) = discovery::candidates(&config.root, &profile, cancel)?;

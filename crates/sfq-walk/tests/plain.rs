@@ -184,3 +184,43 @@ fn cancellation_stops_the_walk() {
     let r = walk(&cfg, &|| calls.fetch_add(1, Ordering::Relaxed) > 3);
     assert_eq!(r.err(), Some(WalkError::Cancelled));
 }
+
+#[test]
+fn files_and_directories_come_in_utf16_path_order_whatever_the_thread_count() {
+    // Names around `/` (0x2F) in byte order, and the two ranges where UTF-16
+    // order differs from byte order (U+E000..U+FFFF after astral ones).
+    let tmp = TempDir::new("order");
+    let root = tmp.path();
+    for rel in [
+        "a/b.txt",
+        "a-c.txt",
+        "a.txt",
+        "a0/z.txt",
+        "a/-/x.txt",
+        "a/./y.txt",
+        "sp ace/q.txt",
+        "\u{FF61}/p.txt",
+        "\u{1F600}/p.txt",
+        "\u{FF61}x.txt",
+        "\u{1F600}x/deep/er/p.txt",
+        "z/\u{E000}.txt",
+        "z/\u{10000}.txt",
+    ] {
+        write(root, rel, "");
+    }
+    for threads in [1, 2, 4] {
+        let cfg = WalkConfig::builder(root)
+            .git_environment(no_git_env())
+            .dirs(true)
+            .threads(threads)
+            .build()
+            .expect("config");
+        let got: Vec<String> =
+            walk(&cfg, &|| false).expect("walk").entries.into_iter().map(|e| e.path).collect();
+        let mut want = got.clone();
+        want.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        assert_eq!(got, want, "threads {threads}");
+        assert!(got.contains(&"\u{1F600}x/deep/er/p.txt".to_string()));
+        assert!(got.contains(&"a/-".to_string()));
+    }
+}

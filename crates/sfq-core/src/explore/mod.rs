@@ -374,7 +374,8 @@ impl Scope {
             dirs: false,
             hidden: false,
             ignore_files: true,
-            metadata: true,
+            // No lstat per file: the reader takes the size from the opened file.
+            metadata: false,
             threads: self.threads,
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;

@@ -50,7 +50,7 @@ mod wildmatch;
 
 use crate::os_bytes::{file_id, os_str};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use config::{GitEnvironment, PathFilter, WalkConfig, WalkConfigBuilder};
@@ -125,19 +125,66 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
     if walker.cancelled.load(Ordering::Relaxed) {
         return Err(WalkError::Cancelled);
     }
-    let chunks = walker.out.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut entries: Vec<Entry> =
-        Vec::with_capacity(chunks.iter().map(Vec::len).sum::<usize>() + extra.len());
-    for c in chunks {
-        entries.extend(c);
-    }
-    entries.extend(extra);
-    sort_entries(&mut entries);
+    let parts = walker.out.into_inner().unwrap_or_else(|p| p.into_inner());
+    let entries = if walker.lossy.load(Ordering::Relaxed) || !extra.is_empty() {
+        let mut entries: Vec<Entry> =
+            Vec::with_capacity(parts.iter().map(|p| p.entries.len()).sum::<usize>() + extra.len());
+        for p in parts {
+            entries.extend(p.entries);
+        }
+        entries.extend(extra);
+        sort_entries(&mut entries);
+        entries
+    } else {
+        assemble(parts, walker.next_slot.load(Ordering::Relaxed))
+    };
     let mut errors = walker.errors.into_inner().unwrap_or_else(|p| p.into_inner());
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut dropped = walker.dropped.into_inner().unwrap_or_else(|p| p.into_inner());
     dropped.sort();
     Ok(Listing { entries, errors, mode, dropped })
+}
+
+/// Merges the directories' parts (see [`walker::DirOut`]) depth first from
+/// slot 0: the listing in path order.
+fn assemble(parts: Vec<walker::DirOut>, slots: usize) -> Vec<Entry> {
+    use std::iter::Peekable;
+    use std::vec::IntoIter;
+    /// A part being merged: its entries and its subdirectories' keys left.
+    struct Open(Peekable<IntoIter<Entry>>, Peekable<IntoIter<(String, usize)>>);
+    let total = parts.iter().map(|p| p.entries.len()).sum();
+    let mut by_slot: Vec<Option<walker::DirOut>> = (0..slots.max(1)).map(|_| None).collect();
+    for p in parts {
+        let slot = p.slot;
+        if let Some(s) = by_slot.get_mut(slot) {
+            *s = Some(p);
+        }
+    }
+    let mut open = |slot: usize| -> Option<Open> {
+        let part = by_slot.get_mut(slot)?.take()?;
+        Some(Open(part.entries.into_iter().peekable(), part.subs.into_iter().peekable()))
+    };
+    let mut out = Vec::with_capacity(total);
+    let mut stack: Vec<Open> = open(0).into_iter().collect();
+    while let Some(Open(entries, subs)) = stack.last_mut() {
+        // The next of this part's entries, unless a subdirectory sorts first.
+        let sub_first = match (entries.peek(), subs.peek()) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(e), Some((key, _))) => crate::cmp_utf16(key, &e.path).is_lt(),
+        };
+        if sub_first {
+            let Some((_, slot)) = subs.next() else { continue };
+            if let Some(part) = open(slot) {
+                stack.push(part);
+            }
+        } else if let Some(e) = entries.next() {
+            out.push(e);
+        } else {
+            stack.pop();
+        }
+    }
+    out
 }
 
 /// Sorts by the UTF-16 order of the path (ties, possible only between lossy
@@ -188,10 +235,16 @@ fn walk_plain(
         prefix: Vec::new(),
         git_mode: false,
         out: Mutex::new(Vec::new()),
+        next_slot: AtomicUsize::new(1),
+        lossy: AtomicBool::new(false),
         errors: Mutex::new(Vec::new()),
         dropped: Mutex::new(Vec::new()),
     };
-    run(&walker, Some(DirTask { rel: Vec::new(), node: None, forced: false }), config.threads());
+    run(
+        &walker,
+        Some(DirTask { rel: Vec::new(), node: None, forced: false, slot: 0 }),
+        config.threads(),
+    );
     finish(walker, Vec::new(), Mode::Plain)
 }
 
@@ -355,6 +408,8 @@ fn walk_git(
         prefix,
         git_mode: true,
         out: Mutex::new(Vec::new()),
+        next_slot: AtomicUsize::new(1),
+        lossy: AtomicBool::new(false),
         errors: Mutex::new(early_errors),
         dropped: Mutex::new(Vec::new()),
     };
@@ -399,7 +454,7 @@ fn walk_git(
     if walkable {
         run(
             &walker,
-            Some(DirTask { rel: repo.prefix.clone(), node, forced: false }),
+            Some(DirTask { rel: repo.prefix.clone(), node, forced: false, slot: 0 }),
             config.threads(),
         );
     } else {

@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, FileType};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::config::WalkConfig;
@@ -28,7 +28,14 @@ pub(crate) struct Walker<'a> {
     /// Whether the per-directory ignore files are `.gitignore` only (git) or
     /// `.gitignore` then `.ignore` (plain).
     pub git_mode: bool,
-    pub out: Mutex<Vec<Vec<Entry>>>,
+    /// What each walked directory produced (see [`DirOut`]).
+    pub out: Mutex<Vec<DirOut>>,
+    /// The next free [`DirTask::slot`] (the first task has slot 0).
+    pub next_slot: AtomicUsize,
+    /// Whether some name was not UTF-8: lossy paths can tie, and ties are
+    /// ordered by the real bytes across directories, so the listing is then
+    /// sorted whole instead of assembled from the directories' parts.
+    pub lossy: AtomicBool,
     pub errors: Mutex<Vec<SoftError>>,
     /// What ignore rules and pruned names dropped (when reported).
     pub dropped: Mutex<Vec<(String, bool)>>,
@@ -42,6 +49,20 @@ pub(crate) struct DirTask {
     /// Entered only because a force-included path may lie below (the
     /// directory itself is ignored or pruned): only forced files are listed.
     pub forced: bool,
+    /// Where its output goes in the assembled listing.
+    pub slot: usize,
+}
+
+/// One walked directory's part of the listing: its entries (direct
+/// children, and tracked files resolved below subdirectories it did not
+/// enter), sorted by path, and the subdirectories walked on their own, as
+/// (root-relative path with a trailing `/`, slot), sorted. Every path below
+/// such a subdirectory sorts right where its key does, so the listing is
+/// the parts merged depth first, with no global sort.
+pub(crate) struct DirOut {
+    pub slot: usize,
+    pub entries: Vec<Entry>,
+    pub subs: Vec<(String, usize)>,
 }
 
 struct Child {
@@ -181,7 +202,10 @@ impl<'a> Walker<'a> {
         Entry {
             path: match std::str::from_utf8(root_rel) {
                 Ok(s) => s.to_owned(),
-                Err(_) => String::from_utf8_lossy(root_rel).into_owned(),
+                Err(_) => {
+                    self.lossy.store(true, Ordering::Relaxed);
+                    String::from_utf8_lossy(root_rel).into_owned()
+                }
             },
             abs_path: self.abs(root_rel),
             kind,
@@ -280,7 +304,7 @@ impl<'a> Walker<'a> {
                     let range = index.range_under(&task.rel);
                     self.resolve_slow(&task.rel, range, &mut local);
                 }
-                self.flush(local);
+                self.flush(task.slot, local, Vec::new());
                 return;
             }
         };
@@ -298,7 +322,8 @@ impl<'a> Walker<'a> {
         let dir_index =
             self.index.map(|index| DirIndex::build(index, &task.rel)).unwrap_or_default();
         let fold = self.rules.fold;
-        let mut recurse: Vec<(Vec<u8>, bool)> = Vec::new();
+        let mut recurse: Vec<(Vec<u8>, bool, usize)> = Vec::new();
+        let mut subs: Vec<(String, usize)> = Vec::new();
         // One buffer for the children's paths (relative to the base).
         let mut rel: Vec<u8> = Vec::with_capacity(task.rel.len() + 64);
         rel.extend_from_slice(&task.rel);
@@ -386,7 +411,17 @@ impl<'a> Walker<'a> {
                     local.push(self.make_entry(rrel, EntryKind::Dir, meta.as_ref(), false, None));
                 }
                 if enter {
-                    recurse.push((rel.clone(), dropped));
+                    let slot = self.next_slot.fetch_add(1, Ordering::Relaxed);
+                    let mut key = match std::str::from_utf8(rrel) {
+                        Ok(s) => s.to_owned(),
+                        Err(_) => {
+                            self.lossy.store(true, Ordering::Relaxed);
+                            String::from_utf8_lossy(rrel).into_owned()
+                        }
+                    };
+                    key.push('/');
+                    subs.push((key, slot));
+                    recurse.push((rel.clone(), dropped, slot));
                 }
             } else if child.ft.is_file() && self.keep_file(rrel) {
                 let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
@@ -398,19 +433,22 @@ impl<'a> Walker<'a> {
                 index, &dir_index, &task.rel, &children, &recurse, &mut local,
             );
         }
-        self.flush(local);
-        for (rel, forced) in recurse {
+        self.flush(task.slot, local, subs);
+        for (rel, forced, slot) in recurse {
             let node = node.clone();
-            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node, forced }));
+            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node, forced, slot }));
         }
     }
 
-    fn flush(&self, local: Vec<Entry>) {
-        if local.is_empty() {
+    fn flush(&self, slot: usize, mut entries: Vec<Entry>, mut subs: Vec<(String, usize)>) {
+        if entries.is_empty() && subs.is_empty() {
             return;
         }
+        // Nearly sorted already (children come in name order).
+        entries.sort_unstable_by(|a, b| crate::cmp_utf16(&a.path, &b.path));
+        subs.sort_unstable_by(|a, b| crate::cmp_utf16(&a.0, &b.0));
         if let Ok(mut out) = self.out.lock() {
-            out.push(local);
+            out.push(DirOut { slot, entries, subs });
         }
     }
 
@@ -422,7 +460,7 @@ impl<'a> Walker<'a> {
         dir_index: &DirIndex<'_>,
         dir_rel: &[u8],
         children: &[Child],
-        recursed: &[(Vec<u8>, bool)],
+        recursed: &[(Vec<u8>, bool, usize)],
         local: &mut Vec<Entry>,
     ) {
         for &(name, i) in &dir_index.files {

@@ -108,6 +108,9 @@ pub struct Glob {
     prefix: Option<String>,
     hidden_safe: bool,
     shape: Option<shape::Shape>,
+    /// Text every match contains (see [`required_literal`]): paths without
+    /// it are answered without the regex.
+    required: Option<String>,
 }
 
 fn to16(s: &str) -> Vec<u16> {
@@ -120,6 +123,22 @@ fn normalise(path: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(path)
     }
+}
+
+/// The longest piece of one segment of `pattern` between wildcards (at
+/// least two characters, not all dots), which every path the pattern
+/// matches contains verbatim; `None` when the pattern has syntax beyond `*`,
+/// `?` and `/` (braces, classes, extglobs, escapes, negation), where a piece
+/// need not appear as written.
+fn required_literal(pattern: &str) -> Option<String> {
+    if pattern.contains(['{', '}', '(', ')', '[', ']', '+', '@', '!', '\\', '$', '^', '|']) {
+        return None;
+    }
+    pattern
+        .split(['/', '*', '?'])
+        .filter(|piece| piece.len() >= 2 && !piece.bytes().all(|b| b == b'.'))
+        .max_by_key(|piece| piece.len())
+        .map(str::to_string)
 }
 
 /// picomatch's `utils.basename`.
@@ -178,6 +197,7 @@ impl Glob {
             prefix,
             hidden_safe,
             shape: parsed.shape,
+            required: if parsed.negated { None } else { required_literal(pattern) },
         })
     }
 
@@ -193,6 +213,11 @@ impl Glob {
         }
         // An invalid source becomes picomatch's `/$^/`, which matches "".
         let Some(re) = &self.regex else { return subject.is_empty() };
+        if let Some(lit) = &self.required
+            && !subject.contains(lit.as_str())
+        {
+            return false;
+        }
         re.is_match_str(subject)
     }
 
@@ -379,6 +404,23 @@ mod tests {
 
     fn m(p: &str, s: &str) -> bool {
         Glob::new(p, &GlobOptions::default()).expect("glob").is_match(s)
+    }
+
+    #[test]
+    fn the_required_literal_is_a_piece_every_match_contains() {
+        use super::required_literal as r;
+        assert_eq!(r("**/node_modules/**").as_deref(), Some("node_modules"));
+        assert_eq!(r(".git/**").as_deref(), Some(".git"));
+        assert_eq!(r("**/*.min.js").as_deref(), Some(".min.js"));
+        assert_eq!(r("a/**/b"), None); // one-character pieces are not worth it
+        assert_eq!(r("../x/**"), None);
+        assert_eq!(r("**/{a,bb}/**"), None);
+        assert_eq!(r("!**/dist/**"), None);
+        // `**/x/**` matches `x` itself: pieces never hold the `/`s around them.
+        assert!(m("**/node_modules/**", "node_modules"));
+        assert!(m(".git/**", ".git"));
+        assert!(!m("**/node_modules/**", "a/node_module/b"));
+        assert!(m("**/node_modules/**", "a/node_modules/b/c.js"));
     }
 
     #[test]
