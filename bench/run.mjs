@@ -7,7 +7,9 @@
 //   rg13     the same with Debian's ripgrep 13 (--rg13 PATH, default /usr/bin/rg)
 //   node     the pure-Node seed-000 implementation (__tests__/oracle/seed000.mjs)
 // and `node -e 0` (Node's own start-up). Prints wall and CPU medians, peak
-// RSS and ratios as a Markdown table; writes bench/results/<stamp>.json.
+// RSS and ratios as a Markdown table, and for the addon the part of its wall
+// time spent decoding the result into JS objects (the rest is the native
+// walk, search and encode); writes bench/results/<stamp>.json.
 //
 // Options: --runs N (default 5), --corpus linux,generated,nuttx,test262,vite,
 //          --only rare,common,…, --tools addon,cli,…, --rg PATH, --rg13 PATH;
@@ -174,14 +176,15 @@ export function report(results) {
   let out = `Machine: ${results.machine}; ${results.runs} interleaved runs, medians. Node start-up (\`node -e 0\`): ${f(results.nodeStartup)} s.\n`;
   for (const [name, c] of Object.entries(results.corpora)) {
     out += `\n**${name}** corpus: ${c.files} files, ${(c.bytes / 1e6).toFixed(0)} MB.\n\n`;
-    out += '| workload | tool | wall s | CPU s | peak RSS MB | wall ÷ rg | wall ÷ rg13 |\n|---|---|---:|---:|---:|---:|---:|\n';
+    out += '| workload | tool | wall s | CPU s | JS decode s | peak RSS MB | wall ÷ rg | wall ÷ rg13 |\n|---|---|---:|---:|---:|---:|---:|---:|\n';
     for (const w of c.workloads) {
       const base = (t) => (w.samples[t] ? median(w.samples[t].map((s) => s.wall)) : undefined);
       const rg = base('rg');
       const rg13 = base('rg13');
       for (const [tool, s] of Object.entries(w.samples)) {
         const wall = median(s.map((x) => x.wall));
-        out += `| ${w.name} | ${tool} | ${f(wall)} | ${f(median(s.map((x) => x.cpu)))} | ${(Math.max(...s.map((x) => x.maxrssKB)) / 1024).toFixed(0)} | ${rg ? (wall / rg).toFixed(2) : '–'} | ${rg13 ? (wall / rg13).toFixed(2) : '–'} |\n`;
+        const decode = s[0].decode === undefined ? '–' : f(median(s.map((x) => x.decode)));
+        out += `| ${w.name} | ${tool} | ${f(wall)} | ${f(median(s.map((x) => x.cpu)))} | ${decode} | ${(Math.max(...s.map((x) => x.maxrssKB)) / 1024).toFixed(0)} | ${rg ? (wall / rg).toFixed(2) : '–'} | ${rg13 ? (wall / rg13).toFixed(2) : '–'} |\n`;
       }
     }
   }

@@ -1,6 +1,7 @@
 // The benchmark's warm Node process: loads the addon once, then runs the
 // requests it reads on stdin (one JSON object per line) and answers each
-// with one JSON line: wall and CPU seconds, peak RSS and a result size.
+// with one JSON line: wall and CPU seconds, peak RSS, the seconds spent
+// decoding the result into JS objects, and a result size.
 //   {tool: 'addon', cwd, options}          await smartFileQuery({...options, cwd})
 //   {tool: 'addon', cwd, find}             await findFiles({...find, cwd})
 //   {tool: 'rg-json', cwd, args}           spawn `rg --json …`, parse every event (what the seeds' wrappers did)
@@ -10,6 +11,21 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
+// The JS-side decode of the compact result, timed on its own (wrapped before
+// index.js loads, so that lib/native.js takes the wrapper): the addon's wall
+// time splits into the native part (walk, search and encode, in Rust, on the
+// worker threads) and this decode into JS objects on the main thread.
+const decode = require('../lib/decode.js');
+let decodeSeconds = 0;
+const decodeCompact = decode.decodeCompact;
+decode.decodeCompact = (compact) => {
+  const t0 = performance.now();
+  try {
+    return decodeCompact(compact);
+  } finally {
+    decodeSeconds += (performance.now() - t0) / 1000;
+  }
+};
 const { findFiles, smartFileQuery } = require('../index.js');
 
 /** Resets the kernel's peak-RSS counter of this process (VmHWM). */
@@ -56,6 +72,7 @@ const rl = createInterface({ input: process.stdin });
 for await (const line of rl) {
   const req = JSON.parse(line);
   resetPeak();
+  decodeSeconds = 0;
   const cpu0 = process.cpuUsage();
   const child0 = childCpu();
   const t0 = performance.now();
@@ -74,6 +91,7 @@ for await (const line of rl) {
     wall,
     cpu: (cpu.user + cpu.system) / 1e6 + (childCpu() - child0),
     maxrssKB: peakKB(),
+    decode: decodeSeconds,
     size,
   })}\n`);
 }
