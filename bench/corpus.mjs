@@ -62,8 +62,8 @@ export function linuxCorpus() {
   return dir;
 }
 
-/** mulberry32 */
-function rng(seed) {
+/** mulberry32: a small seeded PRNG. */
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -254,7 +254,7 @@ fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
         let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
         Ok(Base::Dir { abs, prefix })
     } else {
-        Ok(Base::File(Candidate { rel, abs, size: meta.len(), missing: None }))
+        Ok(Base::File(Candidate { rel, abs, missing: None }))
     }
 }
 
@@ -429,8 +429,7 @@ impl LineScan {
             let path = entries[i].0.clone();
             let end = i + entries[i..].iter().take_while(|(p, _)| *p == path).count();
             let abs = self.root.join(&*path);
-            let size = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
-            let cand = Candidate { rel: path.to_string(), abs, size, missing: None };
+            let cand = Candidate { rel: path.to_string(), abs, missing: None };
             if let Ok(text) = self.reader.read(&cand) {
                 label(&path, &text, entries[i..end].iter_mut().map(|(_, e)| e));
             }
@@ -526,8 +525,7 @@ impl LineScan {
                     }
                 }
             } else if self.include.as_ref().is_none_or(|i| i.is_match(path)) {
-                let size = std::fs::symlink_metadata(&abs).map(|m| m.len()).unwrap_or(0);
-                vec![Candidate { rel: path.clone(), abs, size, missing: None }]
+                vec![Candidate { rel: path.clone(), abs, missing: None }]
             } else {
                 vec![]
             };

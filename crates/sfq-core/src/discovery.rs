@@ -18,8 +18,6 @@ pub struct Candidate {
     pub rel: String,
     /// Absolute path with the real bytes.
     pub abs: PathBuf,
-    /// Size from lstat (0 when unknown).
-    pub size: u64,
     /// OS error code when a tracked file could not be found on disk.
     pub missing: Option<i32>,
 }
@@ -132,12 +130,7 @@ pub fn candidates_and_dropped(
     let files = entries
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
-        .map(|e| Candidate {
-            rel: e.path,
-            abs: e.abs_path,
-            size: e.size.unwrap_or(0),
-            missing: e.missing,
-        })
+        .map(|e| Candidate { rel: e.path, abs: e.abs_path, missing: e.missing })
         .collect();
     Ok((files, unreadable, dropped))
 }

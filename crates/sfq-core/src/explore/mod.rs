@@ -319,8 +319,7 @@ impl Scope {
                             let prefix = if rel == "." { String::new() } else { format!("{rel}/") };
                             self.walk(&abs, &prefix, None, cancel)
                         } else {
-                            let size = std::fs::metadata(&abs).map(|m| m.len()).unwrap_or(0);
-                            Ok((vec![Candidate { rel: rel.clone(), abs, size, missing: None }], 0))
+                            Ok((vec![Candidate { rel: rel.clone(), abs, missing: None }], 0))
                         }
                     })
                 })

@@ -101,7 +101,7 @@ pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
             ),
         ));
     }
-    let cand = Candidate { rel: rel.clone(), abs, size: meta.len(), missing: None };
+    let cand = Candidate { rel: rel.clone(), abs, missing: None };
     cancel.check()?;
     let text = READER.read(&cand).map_err(|reason| match reason {
         SkipReason::Binary => Error::new(
