@@ -122,6 +122,7 @@ impl Matcher {
                     .and_then(|mut c| c.pop())
                     .unwrap_or_else(|| self.fast.create_cache()),
             ),
+            units: Vec::new(),
         }
     }
 
@@ -146,7 +147,12 @@ pub struct LineSearch<'a> {
     /// Always `Some` until the search is dropped (then it goes back to the
     /// matcher's pool).
     cache: Option<Cache>,
+    /// The current line in UTF-16 for the exact engine (reused).
+    units: Vec<u16>,
 }
+
+/// A line buffer longer than this (in code units) is not kept for the next line.
+const KEEP_UNITS: usize = 1 << 16;
 
 impl Drop for LineSearch<'_> {
     fn drop(&mut self) {
@@ -184,10 +190,17 @@ impl LineSearch<'_> {
             fast.for_each_match_with(cache, line, |start, end| f(LineMatch::Utf8 { start, end }));
             return Ok(());
         }
-        let units: Vec<u16> = line.encode_utf16().collect();
-        self.exact_utf16(&units, &mut |start, end, column| {
+        // The line in UTF-16, in a buffer kept from line to line.
+        let mut units = std::mem::take(&mut self.units);
+        units.clear();
+        crate::text::push_utf16(&mut units, line);
+        let found = self.exact_utf16(&units, &mut |start, end, column| {
             f(LineMatch::Utf16 { column, text: JsStr::from_utf16(&units[start..end]) })
-        })
+        });
+        if units.capacity() <= KEEP_UNITS {
+            self.units = units;
+        }
+        found
     }
 
     /// Every match in a whole UTF-8 text, as byte offsets, on the fast path

@@ -80,7 +80,8 @@ impl FileText {
     pub fn into_utf16(self) -> FileText {
         match self {
             FileText::Utf8(s) => {
-                let units: Vec<u16> = s.encode_utf16().collect();
+                let mut units = Vec::new();
+                crate::text::push_utf16(&mut units, &s);
                 let lines = Lines::split(&units);
                 FileText::Utf16 { units, lines }
             }

@@ -59,14 +59,35 @@ pub fn is_binary(bytes: &[u8], encoding: Encoding) -> bool {
     }
 }
 
+/// Appends the UTF-16 code units of `s` to `out`: ASCII runs are widened in
+/// bulk (which the compiler vectorizes), the rest encoded character by
+/// character.
+pub fn push_utf16(out: &mut Vec<u16>, s: &str) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let ascii = bytes[i..].iter().position(|&b| b >= 0x80).map_or(bytes.len(), |k| i + k);
+        out.extend(bytes[i..ascii].iter().map(|&b| u16::from(b)));
+        if ascii == bytes.len() {
+            break;
+        }
+        // The non-ASCII run up to the next ASCII byte (a character boundary).
+        let end = bytes[ascii..].iter().position(|&b| b < 0x80).map_or(bytes.len(), |k| ascii + k);
+        out.extend(s[ascii..end].encode_utf16());
+        i = end;
+    }
+}
+
 /// Decodes `bytes` to the UTF-16 code units of the JS string
 /// `buffer.toString(encoding)` would give.
 pub fn decode(bytes: &[u8], encoding: Encoding) -> Vec<u16> {
     match encoding {
-        Encoding::Utf8 => match std::str::from_utf8(bytes) {
-            Ok(s) => s.encode_utf16().collect(),
-            Err(_) => String::from_utf8_lossy(bytes).encode_utf16().collect(),
-        },
+        Encoding::Utf8 => {
+            let mut out = Vec::new();
+            push_utf16(&mut out, &String::from_utf8_lossy(bytes));
+            out
+        }
         Encoding::Utf16Le => {
             bytes.chunks_exact(2).map(|p| u16::from_le_bytes([p[0], p[1]])).collect()
         }
@@ -183,6 +204,18 @@ mod tests {
 
     fn u(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn push_utf16_is_encode_utf16() {
+        for s in ["", "abc", "é", "aé", "éa", "a😀b\u{2028}c", "ÿ\u{7f}\u{80}x", "😀😀", "x\0y"]
+        {
+            let mut out = vec![7u16];
+            push_utf16(&mut out, s);
+            let mut want = vec![7u16];
+            want.extend(s.encode_utf16());
+            assert_eq!(out, want, "{s:?}");
+        }
     }
 
     fn lines(s: &str) -> Vec<String> {

@@ -82,7 +82,7 @@
 //! `{8,}`) before giving up.
 //!
 //! In Lines scope the superset regex runs over the whole file, in windows of whole lines
-//! (16 KiB, then doubling), behind the best of: its own prefix literals (memchr, Teddy);
+//! (256 bytes, then doubling), behind the best of: its own prefix literals (memchr, Teddy);
 //! the literals of a later part of a top-level concatenation (`\w+Error\b`: "Error"),
 //! after which only the line around each occurrence is searched; non-ASCII bytes when
 //! every match starts with a non-ASCII character (`[^\x00-\x7F]+`); lines at least as long
@@ -144,7 +144,7 @@ pub struct FastRegex {
 }
 
 /// The first window of a Lines-scope candidate search, in bytes (then doubled).
-const FIRST_WINDOW: usize = 1 << 14;
+const FIRST_WINDOW: usize = 1 << 8;
 
 /// Each `FastRegex` has its own id, so that a [`Cache`] made for another is noticed.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -270,7 +270,7 @@ impl FastRegex {
     ///
     /// `from` should be a character boundary (the caller resumes at line starts). Each
     /// call costs about the bytes it scans: in Lines scope, up to the candidate (plus at
-    /// most one 16 KiB window), so a file is scanned about once in all; in Whole scope
+    /// most one small window), so a file is scanned about once in all; in Whole scope
     /// with [`Guards::astral`], the rest of the text. In a loop, prefer
     /// [`FastRegex::next_candidate_with`], which does not take a cache from the pool on
     /// each call.
@@ -305,10 +305,14 @@ impl FastRegex {
                         }
                         _ => bytes.len(),
                     };
-                    let forced = self.forced.find_char(&bytes[start..end]).map(|g| start + g);
-                    let found = p.find(cache.as_deref_mut(), text, start, forced.unwrap_or(end));
+                    // The superset first, then the forced candidates only before what
+                    // it found: a call costs the distance to its result, whichever
+                    // kind that is (plus at most one window).
+                    let found = p.find(cache.as_deref_mut(), text, start, end);
+                    let limit = found.unwrap_or(end);
+                    let forced = self.forced.find_char(&bytes[start..limit]).map(|g| start + g);
                     if found.is_some() || forced.is_some() || end >= bytes.len() {
-                        return found.or(forced);
+                        return forced.or(found);
                     }
                     start = end + 1;
                     window = window.saturating_mul(2);
