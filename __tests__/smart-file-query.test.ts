@@ -222,11 +222,23 @@ describe('limits', () => {
     rmSync(d, { recursive: true, force: true });
   });
 
-  it('ends a catastrophic pattern on the exact engine with regexBudgetExceeded and keeps going', () => {
-    // The lookahead keeps it off the fast path: exponential backtracking, bounded by the budget.
+  it('runs an exponential pattern on the exact engine in polynomial time (memo of failed states)', () => {
+    // The lookahead keeps it off the fast path; 2^40 paths for V8, which would not finish.
     const d = makeTree({ 'evil.txt': `${'a'.repeat(40)}b\n`, 'fine.txt': 'aaaa\n' });
     const t0 = Date.now();
     const r = smartFileQuerySync({ cwd: d, regex: '^(?=(a+)+$)' });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.skipped).toEqual([]);
+    expect(r.results.map((f) => f.path)).toEqual(['fine.txt']);
+    rmSync(d, { recursive: true, force: true });
+  });
+
+  it('ends a catastrophic pattern on the exact engine with regexBudgetExceeded and keeps going', () => {
+    // The back reference makes the capture part of every memoised state: cubic in the
+    // line's length, far beyond the time budget on 3,000 characters.
+    const d = makeTree({ 'evil.txt': `${'a'.repeat(3000)}b\n`, 'fine.txt': 'aa\n' });
+    const t0 = Date.now();
+    const r = smartFileQuerySync({ cwd: d, regex: '^(?=(a+)+\\1$)', regexTimeoutMs: 300 });
     expect(Date.now() - t0).toBeLessThan(20_000);
     expect(r.skipped).toEqual([{ path: 'evil.txt', reason: 'regexBudgetExceeded' }]);
     expect(r.results.map((f) => f.path)).toEqual(['fine.txt']);

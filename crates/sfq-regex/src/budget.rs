@@ -8,13 +8,15 @@ use crate::error::{BudgetCause, BudgetExceeded};
 /// One *step* is one instruction of the matching program or one start position tried,
 /// roughly 1–5 ns of CPU. A budget is usually shared by every search of one job (all
 /// lines of a file, say): pass the same `&mut Budget` to each call and it keeps counting
-/// down. Catastrophic patterns such as `^(a+)+$` on `aaaa…b` burn steps exponentially and
-/// stop when the budget is spent, instead of hanging.
+/// down. A search that would burn more steps than that (`^(a+)+\1$` on 3,000 `a`s and a
+/// `b`: exponential for a plain backtracker, still cubic with the memo of failed states,
+/// since the back reference makes the capture part of each state) stops when the
+/// budget is spent, instead of hanging.
 ///
 /// ```
 /// # use sfq_regex::{Budget, Regex};
-/// let re = Regex::from_str("^(a+)+$", "").unwrap();
-/// let text: Vec<u16> = format!("{}b", "a".repeat(40)).encode_utf16().collect();
+/// let re = Regex::from_str(r"^(a+)+\1$", "").unwrap();
+/// let text: Vec<u16> = format!("{}b", "a".repeat(3000)).encode_utf16().collect();
 /// let mut budget = Budget::new(1_000_000);
 /// assert!(re.find_at(&text, 0, &mut budget).is_err());
 /// ```

@@ -40,7 +40,9 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
             )
         })
         .unwrap_or(c.insts.len()) as u32;
+    let memo = crate::memo::Plan::new(&c.insts, c.regs);
     Program {
+        memo,
         guards,
         captures: pattern.capture_count + 1,
         lead_end,

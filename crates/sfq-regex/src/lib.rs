@@ -33,7 +33,12 @@
 //!    undo records) — no recursion, one step counter, a bounded stack. One-character
 //!    loops run in tight loops and give back characters lazily, skipping positions the
 //!    continuation cannot start at.
-//! 4. `search`: which start positions to try: a required literal (SIMD `memmem`), a
+//! 4. `memo`: once a search has done far more work than its text's length, the VM
+//!    records the states it has explored (instruction, position, the registers still
+//!    to be read there) and fails a state reached again at once: a state explored
+//!    before can only have failed. Exponential patterns (`(a|aa)+(?=b)`,
+//!    `^(?=(a+)+$)`) become polynomial, with the same results, captures included.
+//! 5. `search`: which start positions to try: a required literal (SIMD `memmem`), a
 //!    literal prefix, the possible first code units (`memchr`), starts of words for
 //!    `\b\w…`, the character a leading lookbehind needs.
 //!
@@ -42,8 +47,9 @@
 //!
 //! # Budgets
 //!
-//! A step costs about 3 ns (release build, x86-64): `^(a+)+$` on 40 `a`s and a `b`
-//! exhausts 1 M steps in 3 ms, 10 M in 30 ms. Searching ordinary text costs well under
+//! A step costs about 3 ns (release build, x86-64): a search that cannot finish
+//! (`^(a+)+\1$` on 3,000 `a`s and a `b`) exhausts 1 M steps in about 3 ms, 10 M in 30
+//! ms. Searching ordinary text costs well under
 //! one step per character; a budget of 10 M steps per file or per line is generous for
 //! real searches and bounds a catastrophic one to tens of milliseconds. The default
 //! stack limit ([`DEFAULT_MAX_STACK`] frames, 64 MiB) is only reached by patterns that
@@ -80,6 +86,7 @@ mod compiler;
 mod error;
 mod flags;
 mod iter;
+mod memo;
 mod parser;
 mod prefilter;
 mod program;
@@ -95,6 +102,8 @@ pub use error::{BudgetCause, BudgetExceeded, Error, ErrorKind, Reason};
 pub use flags::Flags;
 pub use iter::{CaptureMatches, Matches};
 pub use parser::MAX_NESTING;
+#[doc(hidden)]
+pub use search::memoise_eagerly;
 /// The Unicode version of the property and case-folding data (V8's in Node 20).
 pub const UNICODE_VERSION: &str = unicode::DATA_VERSION;
 

@@ -153,4 +153,6 @@ pub(crate) struct Program {
     /// For each greedy `RepeatOne`, by instruction index: a character the continuation
     /// needs at once, so that giving back characters can skip positions without it.
     pub(crate) guards: Vec<Option<Guard>>,
+    /// What the memo of failed states records (see `memo`).
+    pub(crate) memo: crate::memo::Plan,
 }

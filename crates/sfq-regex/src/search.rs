@@ -33,6 +33,17 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     })
 }
 
+/// Tests: whether this thread's searches memoise failed states from their first
+/// step (normally only once a search has done far more work than its text's length).
+#[doc(hidden)]
+pub fn memoise_eagerly(on: bool) {
+    let _ = SCRATCH.try_with(|cell| {
+        if let Ok(mut s) = cell.try_borrow_mut() {
+            s.memo.eager = on;
+        }
+    });
+}
+
 /// Whether `pos` is between the halves of a surrogate pair.
 #[inline]
 fn mid_pair(text: &[u16], pos: usize) -> bool {
@@ -78,6 +89,7 @@ pub(crate) fn search<T>(
     }
     let vm = Vm::new(prog, text, budget.max_stack());
     with_scratch(|scratch| {
+        scratch.memo.begin(&prog.memo, text.len(), budget.spent());
         if sticky || pf.anchored {
             let found = vm.run(start as u32, scratch, budget)?
                 || (stepped_back && vm.run(start as u32 + 1, scratch, budget)?);

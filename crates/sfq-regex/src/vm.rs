@@ -3,6 +3,7 @@
 
 use crate::budget::Budget;
 use crate::error::{BudgetCause, BudgetExceeded};
+use crate::memo::Memo;
 use crate::parser::{is_lead, is_trail};
 use crate::program::{Guard, INF, Inst, Matcher, NONE, Program};
 use crate::unicode;
@@ -33,6 +34,8 @@ pub(crate) struct Scratch {
     /// After a failed run: no start position before this one can match either (0: no
     /// information).
     pub(crate) skip: u32,
+    /// The states already explored by this search.
+    pub(crate) memo: Memo,
 }
 
 impl Scratch {
@@ -41,6 +44,7 @@ impl Scratch {
         if self.stack.capacity() > keep {
             self.stack = Vec::new();
         }
+        self.memo.shrink();
     }
 }
 
@@ -346,7 +350,8 @@ impl<'a> Vm<'a> {
     ) -> Result<bool, BudgetExceeded> {
         let prog = self.prog;
         let insts = &prog.insts[..];
-        let Scratch { regs, stack, looks, skip } = scratch;
+        let Scratch { regs, stack, looks, skip, memo } = scratch;
+        let plan = &prog.memo;
         *skip = 0;
         // Only the capture registers need a value: loop registers are always written
         // (by RepeatInit, RepeatEnter or Save) before they are read.
@@ -391,263 +396,280 @@ impl<'a> Vm<'a> {
             if fuel >= CHUNK {
                 budget.charge(fuel)?;
                 fuel = 0;
-            }
-            let ok = match insts[pc as usize] {
-                Inst::Match => {
-                    budget.charge(fuel)?;
-                    regs[0] = start;
-                    regs[1] = pos;
-                    return Ok(true);
+                if memo.wants(budget.spent() - memo.spent_at_start) {
+                    memo.activate(plan);
                 }
-                Inst::One { m, back } => match self.step(m, pos, back) {
-                    Some(p) => {
-                        pos = p;
-                        pc += 1;
-                        true
+            }
+            // A state reached before in this search: every path from it fails.
+            let seen = memo.active && {
+                let slot = plan.slot[pc as usize];
+                slot != NONE && memo.seen(plan, slot, pc, pos, regs)
+            };
+            let ok = !seen
+                && match insts[pc as usize] {
+                    Inst::Match => {
+                        budget.charge(fuel)?;
+                        regs[0] = start;
+                        regs[1] = pos;
+                        return Ok(true);
                     }
-                    None => false,
-                },
-                Inst::Lit { start: ls, len, back } => {
-                    let lit = &prog.lits[ls as usize..(ls + len) as usize];
-                    let t = self.text;
-                    if back {
-                        if pos >= len && &t[(pos - len) as usize..pos as usize] == lit {
-                            pos -= len;
+                    Inst::One { m, back } => match self.step(m, pos, back) {
+                        Some(p) => {
+                            pos = p;
+                            pc += 1;
+                            true
+                        }
+                        None => false,
+                    },
+                    Inst::Lit { start: ls, len, back } => {
+                        let lit = &prog.lits[ls as usize..(ls + len) as usize];
+                        let t = self.text;
+                        if back {
+                            if pos >= len && &t[(pos - len) as usize..pos as usize] == lit {
+                                pos -= len;
+                                pc += 1;
+                                true
+                            } else {
+                                false
+                            }
+                        } else if len <= self.len - pos
+                            && &t[pos as usize..(pos + len) as usize] == lit
+                        {
+                            pos += len;
                             pc += 1;
                             true
                         } else {
                             false
                         }
-                    } else if len <= self.len - pos && &t[pos as usize..(pos + len) as usize] == lit
-                    {
-                        pos += len;
+                    }
+                    Inst::StartOfInput => {
+                        pc += 1;
+                        pos == 0
+                    }
+                    Inst::EndOfInput => {
+                        pc += 1;
+                        pos == self.len
+                    }
+                    Inst::StartOfLine => {
+                        pc += 1;
+                        pos == 0 || is_line_terminator(self.text[pos as usize - 1])
+                    }
+                    Inst::EndOfLine => {
+                        pc += 1;
+                        pos == self.len || is_line_terminator(self.text[pos as usize])
+                    }
+                    Inst::WordBoundary { negated } => {
+                        pc += 1;
+                        let before = pos > 0 && self.word_at(pos - 1);
+                        (before != self.word_at(pos)) != negated
+                    }
+                    Inst::Jmp { to } => {
+                        pc = to;
+                        true
+                    }
+                    Inst::Split { first, second } => {
+                        push!(Frame::Alt { pc: second, pos });
+                        pc = first;
+                        true
+                    }
+                    Inst::Save { reg } => {
+                        set_reg!(reg, pos);
                         pc += 1;
                         true
-                    } else {
-                        false
                     }
-                }
-                Inst::StartOfInput => {
-                    pc += 1;
-                    pos == 0
-                }
-                Inst::EndOfInput => {
-                    pc += 1;
-                    pos == self.len
-                }
-                Inst::StartOfLine => {
-                    pc += 1;
-                    pos == 0 || is_line_terminator(self.text[pos as usize - 1])
-                }
-                Inst::EndOfLine => {
-                    pc += 1;
-                    pos == self.len || is_line_terminator(self.text[pos as usize])
-                }
-                Inst::WordBoundary { negated } => {
-                    pc += 1;
-                    let before = pos > 0 && self.word_at(pos - 1);
-                    (before != self.word_at(pos)) != negated
-                }
-                Inst::Jmp { to } => {
-                    pc = to;
-                    true
-                }
-                Inst::Split { first, second } => {
-                    push!(Frame::Alt { pc: second, pos });
-                    pc = first;
-                    true
-                }
-                Inst::Save { reg } => {
-                    set_reg!(reg, pos);
-                    pc += 1;
-                    true
-                }
-                Inst::ClearRegs { lo, hi } => {
-                    for r in lo..hi {
-                        set_reg!(r, NONE);
-                    }
-                    pc += 1;
-                    true
-                }
-                Inst::RepeatInit { reg } => {
-                    set_reg!(reg, 0);
-                    pc += 1;
-                    true
-                }
-                Inst::RepeatHead { reg, min, max, greedy, body, exit } => {
-                    let count = regs[reg as usize];
-                    if count < min {
-                        pc = body;
-                    } else if max != INF && count >= max {
-                        pc = exit;
-                    } else if greedy {
-                        push!(Frame::Alt { pc: exit, pos });
-                        pc = body;
-                    } else {
-                        push!(Frame::Alt { pc: body, pos });
-                        pc = exit;
-                    }
-                    true
-                }
-                Inst::RepeatEnter { reg, clear_lo, clear_hi } => {
-                    let count = regs[reg as usize];
-                    set_reg!(reg, count.saturating_add(1));
-                    set_reg!(reg + 1, pos);
-                    for r in clear_lo..clear_hi {
-                        set_reg!(r, NONE);
-                    }
-                    pc += 1;
-                    true
-                }
-                Inst::RepeatTail { reg, min, head, check_empty } => {
-                    if check_empty && regs[reg as usize] > min && regs[reg as usize + 1] == pos {
-                        false
-                    } else {
-                        pc = head;
+                    Inst::ClearRegs { lo, hi } => {
+                        for r in lo..hi {
+                            set_reg!(r, NONE);
+                        }
+                        pc += 1;
                         true
                     }
-                }
-                Inst::CheckProgress { reg } => {
-                    pc += 1;
-                    regs[reg as usize] != pos
-                }
-                Inst::RepeatOne { m, min, max, greedy, back } => {
-                    // One pass when every character is one unit (then the position
-                    // after `min` characters is known), two otherwise.
-                    let units = !prog.unicode || matches!(m, Matcher::Unit(_) | Matcher::Unit2(..));
-                    let first = if greedy && units { max } else { min };
-                    let (p, count) = self.repeat(m, pos, first, back);
-                    fuel += u64::from(count);
-                    if count < min {
-                        false
-                    } else if greedy {
-                        let (mut p, min_pos) = if units {
-                            (p, if back { pos - min } else { pos + min })
+                    Inst::RepeatInit { reg } => {
+                        set_reg!(reg, 0);
+                        pc += 1;
+                        true
+                    }
+                    Inst::RepeatHead { reg, min, max, greedy, body, exit } => {
+                        let count = regs[reg as usize];
+                        if count < min {
+                            pc = body;
+                        } else if max != INF && count >= max {
+                            pc = exit;
+                        } else if greedy {
+                            push!(Frame::Alt { pc: exit, pos });
+                            pc = body;
                         } else {
-                            let (q, n) = self.repeat(m, p, max - min, back);
-                            fuel += u64::from(n);
-                            (q, p)
-                        };
-                        // Give back at once what the continuation cannot start with.
-                        let guard = prog.guards[pc as usize];
-                        let mut ok = true;
-                        let mut keep = true;
-                        if let Some(g) = guard {
-                            if g.disjoint {
-                                // Only the end of the run can be followed by the guard.
-                                ok = self.guard_ok(g, p, back);
-                                keep = false;
-                                if !ok && pc == prog.lead_end && pos == start && max == INF && !back
-                                {
-                                    // The program started with this loop (after zero-width
-                                    // checks only): a run started later in the stretch it
-                                    // matched would end at `p` and fail the same way, so the
-                                    // search may skip to `p`.
-                                    *skip = p;
-                                }
+                            push!(Frame::Alt { pc: body, pos });
+                            pc = exit;
+                        }
+                        true
+                    }
+                    Inst::RepeatEnter { reg, clear_lo, clear_hi } => {
+                        let count = regs[reg as usize];
+                        set_reg!(reg, count.saturating_add(1));
+                        set_reg!(reg + 1, pos);
+                        for r in clear_lo..clear_hi {
+                            set_reg!(r, NONE);
+                        }
+                        pc += 1;
+                        true
+                    }
+                    Inst::RepeatTail { reg, min, head, check_empty } => {
+                        if check_empty && regs[reg as usize] > min && regs[reg as usize + 1] == pos
+                        {
+                            false
+                        } else {
+                            pc = head;
+                            true
+                        }
+                    }
+                    Inst::CheckProgress { reg } => {
+                        pc += 1;
+                        regs[reg as usize] != pos
+                    }
+                    Inst::RepeatOne { m, min, max, greedy, back } => {
+                        // One pass when every character is one unit (then the position
+                        // after `min` characters is known), two otherwise.
+                        let units =
+                            !prog.unicode || matches!(m, Matcher::Unit(_) | Matcher::Unit2(..));
+                        let first = if greedy && units { max } else { min };
+                        let (p, count) = self.repeat(m, pos, first, back);
+                        fuel += u64::from(count);
+                        if count < min {
+                            false
+                        } else if greedy {
+                            let (mut p, min_pos) = if units {
+                                (p, if back { pos - min } else { pos + min })
                             } else {
-                                while !self.guard_ok(g, p, back) {
-                                    if p == min_pos {
-                                        ok = false;
-                                        break;
+                                let (q, n) = self.repeat(m, p, max - min, back);
+                                fuel += u64::from(n);
+                                (q, p)
+                            };
+                            // Give back at once what the continuation cannot start with.
+                            let guard = prog.guards[pc as usize];
+                            let mut ok = true;
+                            let mut keep = true;
+                            if let Some(g) = guard {
+                                if g.disjoint {
+                                    // Only the end of the run can be followed by the guard.
+                                    ok = self.guard_ok(g, p, back);
+                                    keep = false;
+                                    if !ok
+                                        && pc == prog.lead_end
+                                        && pos == start
+                                        && max == INF
+                                        && !back
+                                    {
+                                        // The program started with this loop (after zero-width
+                                        // checks only): a run started later in the stretch it
+                                        // matched would end at `p` and fail the same way, so the
+                                        // search may skip to `p`.
+                                        *skip = p;
                                     }
-                                    p = self.give_back(p, min_pos, back);
-                                    fuel += 1;
+                                } else {
+                                    while !self.guard_ok(g, p, back) {
+                                        if p == min_pos {
+                                            ok = false;
+                                            break;
+                                        }
+                                        p = self.give_back(p, min_pos, back);
+                                        fuel += 1;
+                                    }
                                 }
                             }
-                        }
-                        if ok {
-                            if keep && p != min_pos {
-                                push!(Frame::Greedy { pc, min_pos, pos: p });
+                            if ok {
+                                if keep && p != min_pos {
+                                    push!(Frame::Greedy { pc, min_pos, pos: p });
+                                }
+                                pos = p;
+                                pc += 1;
+                            }
+                            ok
+                        } else {
+                            if count < max {
+                                push!(Frame::Lazy { pc, pos: p, count });
                             }
                             pos = p;
                             pc += 1;
+                            true
                         }
-                        ok
-                    } else {
-                        if count < max {
-                            push!(Frame::Lazy { pc, pos: p, count });
+                    }
+                    Inst::LookOne { m, behind, negative } => {
+                        pc += 1;
+                        self.step(m, pos, behind).is_some() != negative
+                    }
+                    Inst::LookLit { start: ls, len, behind, negative } => {
+                        pc += 1;
+                        let lit = &prog.lits[ls as usize..(ls + len) as usize];
+                        let t = self.text;
+                        let found = if behind {
+                            pos >= len && &t[(pos - len) as usize..pos as usize] == lit
+                        } else {
+                            len <= self.len - pos && &t[pos as usize..(pos + len) as usize] == lit
+                        };
+                        found != negative
+                    }
+                    Inst::BackRef { group, back } => {
+                        let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
+                        pc += 1;
+                        if s == NONE || e == NONE {
+                            // An unset group matches empty; in Unicode mode V8 still checks
+                            // that the position is not inside a surrogate pair.
+                            !(prog.unicode && self.inside_pair(pos))
+                        } else {
+                            fuel += u64::from(e.saturating_sub(s));
+                            match self.back_reference(s, e, pos, back) {
+                                Some(p) => {
+                                    pos = p;
+                                    true
+                                }
+                                None => false,
+                            }
                         }
-                        pos = p;
+                    }
+                    Inst::LookStart { negative, end } => {
+                        memo.enter_look(plan, pc);
+                        looks.push(stack.len() as u32);
+                        push!(Frame::Look { pos, end, negative });
                         pc += 1;
                         true
                     }
-                }
-                Inst::LookOne { m, behind, negative } => {
-                    pc += 1;
-                    self.step(m, pos, behind).is_some() != negative
-                }
-                Inst::LookLit { start: ls, len, behind, negative } => {
-                    pc += 1;
-                    let lit = &prog.lits[ls as usize..(ls + len) as usize];
-                    let t = self.text;
-                    let found = if behind {
-                        pos >= len && &t[(pos - len) as usize..pos as usize] == lit
-                    } else {
-                        len <= self.len - pos && &t[pos as usize..(pos + len) as usize] == lit
-                    };
-                    found != negative
-                }
-                Inst::BackRef { group, back } => {
-                    let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
-                    pc += 1;
-                    if s == NONE || e == NONE {
-                        // An unset group matches empty; in Unicode mode V8 still checks
-                        // that the position is not inside a surrogate pair.
-                        !(prog.unicode && self.inside_pair(pos))
-                    } else {
-                        fuel += u64::from(e.saturating_sub(s));
-                        match self.back_reference(s, e, pos, back) {
-                            Some(p) => {
-                                pos = p;
-                                true
+                    Inst::LookEnd => {
+                        let Some(mark) = looks.pop() else {
+                            // Unreachable: every LookEnd has its LookStart.
+                            return Ok(false);
+                        };
+                        let mark = mark as usize;
+                        let Frame::Look { pos: at, end, negative } = stack[mark] else {
+                            return Ok(false);
+                        };
+                        if negative {
+                            // The body matched: the assertion fails. Undo the body's writes.
+                            while stack.len() > mark + 1 {
+                                if let Some(Frame::Restore { reg, val }) = stack.pop() {
+                                    regs[reg as usize] = val;
+                                }
                             }
-                            None => false,
+                            stack.pop();
+                            false
+                        } else {
+                            // Keep the body's register writes (to undo later), drop its
+                            // alternatives: a lookaround is atomic.
+                            let mut w = mark;
+                            for r in mark + 1..stack.len() {
+                                if let Frame::Restore { .. } = stack[r] {
+                                    stack[w] = stack[r];
+                                    w += 1;
+                                }
+                            }
+                            stack.truncate(w);
+                            fuel += (stack.len() - mark) as u64;
+                            pos = at;
+                            pc = end;
+                            true
                         }
                     }
-                }
-                Inst::LookStart { negative, end } => {
-                    looks.push(stack.len() as u32);
-                    push!(Frame::Look { pos, end, negative });
-                    pc += 1;
-                    true
-                }
-                Inst::LookEnd => {
-                    let Some(mark) = looks.pop() else {
-                        // Unreachable: every LookEnd has its LookStart.
-                        return Ok(false);
-                    };
-                    let mark = mark as usize;
-                    let Frame::Look { pos: at, end, negative } = stack[mark] else {
-                        return Ok(false);
-                    };
-                    if negative {
-                        // The body matched: the assertion fails. Undo the body's writes.
-                        while stack.len() > mark + 1 {
-                            if let Some(Frame::Restore { reg, val }) = stack.pop() {
-                                regs[reg as usize] = val;
-                            }
-                        }
-                        stack.pop();
-                        false
-                    } else {
-                        // Keep the body's register writes (to undo later), drop its
-                        // alternatives: a lookaround is atomic.
-                        let mut w = mark;
-                        for r in mark + 1..stack.len() {
-                            if let Frame::Restore { .. } = stack[r] {
-                                stack[w] = stack[r];
-                                w += 1;
-                            }
-                        }
-                        stack.truncate(w);
-                        fuel += (stack.len() - mark) as u64;
-                        pos = at;
-                        pc = end;
-                        true
-                    }
-                }
-            };
+                };
             if ok {
                 continue;
             }

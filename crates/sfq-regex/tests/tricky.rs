@@ -243,3 +243,66 @@ fn start_positions_agree_with_v8() {
     let (agree, skipped, _) = check_all(&cases, "starts", 1_000_000, &|_| false);
     assert_eq!((agree, skipped), (cases.len(), 0));
 }
+
+#[test]
+fn memoised_searches_agree_with_v8() {
+    // Patterns where a memo of failed states that forgot part of the state (a capture
+    // a back reference reads, a loop counter, a mark, the activation of a lookaround)
+    // would cut a path that succeeds. `compare` runs every case twice: as usual and
+    // with the memo on from the first step; texts long enough that the usual run
+    // switches it on too.
+    let aa = "a".repeat(18);
+    let ab = "ab".repeat(12);
+    let texts = [
+        format!("{aa}b"),
+        format!("{aa}-b"),
+        format!("{ab}c{ab}"),
+        format!("{aa}ba{aa}"),
+        "aabaab aab aabaab".to_string(),
+        "aaaab".to_string(),
+        format!("x{}y{}", "ab".repeat(10), "a".repeat(12)),
+    ];
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut cases = Vec::new();
+    for p in [
+        r"(a|aa)+(?=b)",
+        r"^(?=(a+)+$)",
+        r"(a*)+b\1",
+        r"(a+)+b\1",
+        r"^(?:(a)|b)*\1",
+        r"(?:(?=(a+))a)*\1b",
+        r"(?=(a+?))(\1)*b",
+        r"(?:a|ab){2,3}c",
+        r"(a|b){3}\1",
+        r"(?:(a|b)|\1c)+c",
+        r"(?:(?!ab)[ab])+b",
+        r"(a*)*b",
+        r"(?:a?)*?b",
+        r"(a|)+b",
+        r"(?:(a)|\1b)+",
+        r"(?<=(a+)\1)b",
+        r"(?<=(?:a|aa)+)b",
+        r"(?<!(?:a|aa)+b)a",
+        r"((a)|b)+?\2c",
+        r"(?:(a)|(b))+\1\2",
+        r"^(?:a|ab|b)*?(?=b{2})",
+        r"(?=(a|aa)+b)(a+)\2",
+        r"(?:a{0,2}){2,5}b",
+        r"(?:(?:ab)+|b|a)+c",
+        r"(?:()|a)+b\1",
+        r"(x+x+)+y",
+        r"\b(\w+)\s+\1\b",
+        r"(\w+)\s(?:\w+\s)*\1",
+        // The same lookahead entered twice at 2 (`a` then `\1`, or `aa`) with nothing
+        // live to tell the two apart: the first activation's states must not prune
+        // the second.
+        r"^(?:(a)|aa)\1(?!(?:a|aa)+b)",
+    ] {
+        for f in ["", "i", "u"] {
+            cases.push(Case::new(p, f, &texts));
+        }
+    }
+    let (agree, skipped, _) = check_all(&cases, "memoised", 50_000_000, &|_| false);
+    assert_eq!(skipped, 0, "no memoised case may be skipped");
+    assert_eq!(agree, cases.len());
+}

@@ -207,7 +207,20 @@ pub fn compare(case: &Case, v8: &str, steps: u64) -> Outcome {
         Some(msg) => format!("E {msg}"),
         None => v8.to_string(),
     };
-    if expected == actual { Outcome::Agree } else { Outcome::Differ { expected, actual } }
+    if expected != actual {
+        return Outcome::Differ { expected, actual };
+    }
+    // The same answer with the memo of failed states on from the first step (it
+    // normally starts only on searches that do far more work than their text).
+    sfq_regex::memoise_eagerly(true);
+    let memoised = engine(case, steps);
+    sfq_regex::memoise_eagerly(false);
+    match memoised {
+        Some(m) if m != expected => {
+            Outcome::Differ { expected, actual: format!("{m} (memoising from the first step)") }
+        }
+        _ => Outcome::Agree,
+    }
 }
 
 pub fn describe(case: &Case) -> String {
