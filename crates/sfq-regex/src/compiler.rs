@@ -22,6 +22,7 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
     };
     c.emit(&pattern.root, false);
     c.insts.push(Inst::Match);
+    thread_jumps(&mut c.insts);
     let guards = guards(&c.insts, &c.lits, &c.set_list);
     let lead_end = c
         .insts
@@ -53,6 +54,18 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
         unicode,
         ignore_case: pattern.flags.ignore_case,
         word_extended: pattern.flags.ignore_case && unicode,
+    }
+}
+
+/// A jump to an alternative (the back edge of a `*` loop) becomes that alternative:
+/// one instruction less per iteration, same meaning.
+fn thread_jumps(insts: &mut [Inst]) {
+    for pc in 0..insts.len() {
+        if let Inst::Jmp { to } = insts[pc]
+            && let Some(&split @ Inst::Split { .. }) = insts.get(to as usize)
+        {
+            insts[pc] = split;
+        }
     }
 }
 

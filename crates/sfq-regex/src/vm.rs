@@ -352,6 +352,8 @@ impl<'a> Vm<'a> {
         let insts = &prog.insts[..];
         let Scratch { regs, stack, looks, skip, memo } = scratch;
         let plan = &prog.memo;
+        // Kept in a register: read before every instruction.
+        let mut memo_on = memo.active;
         *skip = 0;
         // Only the capture registers need a value: loop registers are always written
         // (by RepeatInit, RepeatEnter or Save) before they are read.
@@ -398,12 +400,15 @@ impl<'a> Vm<'a> {
                 fuel = 0;
                 if memo.wants(budget.spent() - memo.spent_at_start) {
                     memo.activate(plan);
+                    memo_on = true;
                 }
             }
             // A state reached before in this search: every path from it fails.
-            let seen = memo.active && {
+            let seen = memo_on && {
                 let slot = plan.slot[pc as usize];
-                slot != NONE && memo.seen(plan, slot, pc, pos, regs)
+                let seen = slot != NONE && memo.seen(plan, slot, pc, pos, regs);
+                memo_on = memo.active;
+                seen
             };
             let ok = !seen
                 && match insts[pc as usize] {
