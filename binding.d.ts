@@ -35,6 +35,11 @@ export declare class CancelToken {
 /**
  * A result in the compact transport (decoded by `lib/decode.js`; the
  * format is documented in `sfq_core::transport`).
+ *
+ * The arrays are copies in memory V8 owns (not views of Rust vectors): V8
+ * frees them with the garbage it collects, while the finalizers of external
+ * buffers wait for the event loop, so a loop of synchronous calls that
+ * never yields would keep every result's native memory.
  */
 export interface CompactResult {
   /** The operation stream. */
@@ -54,7 +59,10 @@ export interface CompactResult {
  * and `message`.
  */
 export interface Outcome {
-  /** The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes). */
+  /**
+   * The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes), in a
+   * buffer V8 owns.
+   */
   json?: Buffer
   /** The result in the compact transport (when asked for). */
   compact?: CompactResult

@@ -12,7 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use napi::bindgen_prelude::{AsyncTask, Buffer, Float64Array, Uint32Array, Utf16String};
+use napi::bindgen_prelude::{
+    AsyncTask, BufferSlice, Float64ArraySlice, Uint32ArraySlice, Utf16String,
+};
 use napi::{Env, Task};
 use napi_derive::napi;
 use sfq_core::cancel::Progress;
@@ -20,28 +22,34 @@ use sfq_core::{Cancel, Command, Encoded, Format};
 
 /// A result in the compact transport (decoded by `lib/decode.js`; the
 /// format is documented in `sfq_core::transport`).
-#[napi(object)]
-pub struct CompactResult {
+///
+/// The arrays are copies in memory V8 owns (not views of Rust vectors): V8
+/// frees them with the garbage it collects, while the finalizers of external
+/// buffers wait for the event loop, so a loop of synchronous calls that
+/// never yields would keep every result's native memory.
+#[napi(object, object_from_js = false)]
+pub struct CompactResult<'env> {
     /// The operation stream.
-    pub ops: Uint32Array,
+    pub ops: Uint32ArraySlice<'env>,
     /// Numbers that do not fit in `u32`.
-    pub numbers: Float64Array,
+    pub numbers: Float64ArraySlice<'env>,
     /// Every distinct string, concatenated.
     pub strings: Utf16String,
     /// End offset of each string in `strings`.
-    pub ends: Uint32Array,
+    pub ends: Uint32ArraySlice<'env>,
     /// Object shapes (their keys, in order) as JSON.
     pub shapes: String,
 }
 
 /// What a native call produced: `json` or `compact` on success, else `code`
 /// and `message`.
-#[napi(object)]
-pub struct Outcome {
-    /// The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes).
-    pub json: Option<Buffer>,
+#[napi(object, object_from_js = false)]
+pub struct Outcome<'env> {
+    /// The result as UTF-8 JSON (minified, `JSON.stringify`'s bytes), in a
+    /// buffer V8 owns.
+    pub json: Option<BufferSlice<'env>>,
     /// The result in the compact transport (when asked for).
-    pub compact: Option<CompactResult>,
+    pub compact: Option<CompactResult<'env>>,
     /// The error code (`EINVALIDOPTION`, `EINVALIDREGEX`, `ENOENT`, …).
     pub code: Option<String>,
     /// The error message.
@@ -50,24 +58,27 @@ pub struct Outcome {
 
 type CoreOutcome = Result<Encoded, (String, String)>;
 
-impl From<CoreOutcome> for Outcome {
-    fn from(r: CoreOutcome) -> Outcome {
+impl Outcome<'static> {
+    /// The JS value of a core outcome, its bytes copied into memory V8 owns.
+    fn new(env: &Env, r: CoreOutcome) -> napi::Result<Outcome<'static>> {
         let empty = Outcome { json: None, compact: None, code: None, message: None };
-        match r {
-            Ok(Encoded::Json(json)) => Outcome { json: Some(json.into()), ..empty },
+        Ok(match r {
+            Ok(Encoded::Json(json)) => {
+                Outcome { json: Some(BufferSlice::copy_from(env, json)?), ..empty }
+            }
             Ok(Encoded::Compact(c)) => {
                 let shapes = serde_json::to_string(&c.shapes).unwrap_or_else(|_| "[]".to_string());
                 let compact = CompactResult {
-                    ops: c.ops.into(),
-                    numbers: c.numbers.into(),
+                    ops: Uint32ArraySlice::copy_from(env, &c.ops)?,
+                    numbers: Float64ArraySlice::copy_from(env, &c.numbers)?,
                     strings: c.strings.into(),
-                    ends: c.ends.into(),
+                    ends: Uint32ArraySlice::copy_from(env, &c.ends)?,
                     shapes,
                 };
                 Outcome { compact: Some(compact), ..empty }
             }
             Err((code, message)) => Outcome { code: Some(code), message: Some(message), ..empty },
-        }
+        })
     }
 }
 
@@ -188,12 +199,14 @@ impl Request {
 /// transport instead of JSON.
 #[napi]
 pub fn query_sync(
+    env: Env,
     kind: String,
     options: String,
     pattern: Option<Utf16String>,
     compact: Option<bool>,
-) -> Outcome {
-    Request::new(kind, options, pattern, Arc::default(), Arc::default(), compact).run().into()
+) -> napi::Result<Outcome<'static>> {
+    let out = Request::new(kind, options, pattern, Arc::default(), Arc::default(), compact).run();
+    Outcome::new(&env, out)
 }
 
 /// The work of [`query`], run on the libuv thread pool.
@@ -202,14 +215,14 @@ pub struct QueryTask(Request);
 #[napi]
 impl Task for QueryTask {
     type Output = CoreOutcome;
-    type JsValue = Outcome;
+    type JsValue = Outcome<'static>;
 
     fn compute(&mut self) -> napi::Result<Self::Output> {
         Ok(self.0.run())
     }
 
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        Ok(output.into())
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        Outcome::new(&env, output)
     }
 }
 
@@ -338,9 +351,9 @@ pub fn crossing_bench_sync(
     o.set("serialiseMs", serialise_ms)?;
     o.set("buildMs", build_ms)?;
     o.set("compactMs", compact_ms)?;
-    let compact: Outcome = Ok(Encoded::Compact(compact)).into();
+    let compact = Outcome::new(&env, Ok(Encoded::Compact(compact)))?;
     o.set("compact", compact.compact)?;
-    o.set("json", Buffer::from(json))?;
+    o.set("json", napi::bindgen_prelude::Buffer::from(json))?;
     o.set("objects", objects)?;
     Ok(o)
 }
