@@ -25,6 +25,24 @@ pub(crate) struct Prefilter {
     required_finder: Option<Finder<'static>>,
     /// Every match starts with `\b` and a word character: only starts of words can match.
     pub(crate) word_start: bool,
+    /// A literal every match holds a bounded distance after its start (`(.)a\1`:
+    /// `a`, 1 or 2 units in).
+    pub(crate) inner: Option<InnerLiteral>,
+}
+
+/// A literal found `lo..=hi` code units after the start of every match (`lo` ≥ 1).
+#[derive(Clone, Debug)]
+pub(crate) struct InnerLiteral {
+    finder: Finder<'static>,
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
+}
+
+impl InnerLiteral {
+    /// The next position at or after `from` where the literal occurs.
+    pub(crate) fn next(&self, text: &[u16], from: usize) -> Option<usize> {
+        find_with(&self.finder, text, from)
+    }
 }
 
 impl Prefilter {
@@ -49,7 +67,18 @@ impl Prefilter {
         let words = crate::ast::word_chars(pattern.flags.ignore_case && unicode);
         let word_start = starts_with_boundary(root)
             && first.as_ref().is_some_and(|f| f.subtract(&words).is_empty());
+        let inner = match inner_literal(root, unicode, 0, 0) {
+            // A literal prefix is searched for directly.
+            _ if !prefix.is_empty() => None,
+            Walk::Found(units, lo, hi) if hi - lo <= 8 => Some(InnerLiteral {
+                finder: Finder::new(&unit_bytes(&units)).into_owned(),
+                lo: lo as usize,
+                hi: hi as usize,
+            }),
+            _ => None,
+        };
         Prefilter {
+            inner,
             anchored,
             first: first.as_ref().map(ClassSet::new),
             first_units,
@@ -227,6 +256,93 @@ fn literal_prefix(node: &Node, unicode: bool, out: &mut Vec<u16>) -> bool {
     }
 }
 
+/// Where a walk from the start of every match stands.
+enum Walk {
+    /// The literal units, `lo..=hi` units after the start.
+    Found(Vec<u16>, u32, u32),
+    /// Everything so far is `lo..=hi` units long: go on.
+    Next(u32, u32),
+    /// Something of unbounded or unknown length.
+    Stop,
+}
+
+/// The first literal (not at the very start) that every match holds at a bounded
+/// distance from its start, walking `node` from `lo..=hi` units in.
+fn inner_literal(node: &Node, unicode: bool, lo: u32, hi: u32) -> Walk {
+    match node {
+        Node::Concat(v) => {
+            let (mut lo, mut hi) = (lo, hi);
+            for (i, n) in v.iter().enumerate() {
+                if let Node::Char(c) = n
+                    && lo >= 1
+                    && let Some(mut run) = units(*c, unicode)
+                {
+                    // The run of literal characters from here.
+                    for next in &v[i + 1..] {
+                        match next {
+                            Node::Char(c) => match units(*c, unicode) {
+                                Some(u) => run.extend(u),
+                                None => break,
+                            },
+                            _ => break,
+                        }
+                    }
+                    return Walk::Found(run, lo, hi);
+                }
+                match inner_literal(n, unicode, lo, hi) {
+                    Walk::Next(l, h) => (lo, hi) = (l, h),
+                    other => return other,
+                }
+            }
+            Walk::Next(lo, hi)
+        }
+        Node::Char(c) if lo >= 1 => match units(*c, unicode) {
+            Some(u) => Walk::Found(u, lo, hi),
+            None => Walk::Next(lo + 1, hi + 1),
+        },
+        Node::Capture(c) => inner_literal(&c.node, unicode, lo, hi),
+        _ => match width(node, unicode) {
+            Some((a, b)) if hi.saturating_add(b) <= 1 << 16 => Walk::Next(lo + a, hi + b),
+            _ => Walk::Stop,
+        },
+    }
+}
+
+/// How many code units a match of `node` takes: (fewest, most), `None` when unbounded
+/// or unknown (a back reference).
+fn width(node: &Node, unicode: bool) -> Option<(u32, u32)> {
+    const MAX: u32 = 1 << 16;
+    match node {
+        Node::Empty | Node::Assertion(_) | Node::Lookaround(_) => Some((0, 0)),
+        Node::Char(c) => Some(if unicode && *c > 0xFFFF { (2, 2) } else { (1, 1) }),
+        Node::Class(set) => {
+            let ranges = set.ranges();
+            let (first, last) = (ranges.first()?.0, ranges.last()?.1);
+            if !unicode {
+                Some((1, 1))
+            } else {
+                Some((if first <= 0xFFFF { 1 } else { 2 }, if last > 0xFFFF { 2 } else { 1 }))
+            }
+        }
+        Node::Capture(c) => width(&c.node, unicode),
+        Node::Concat(v) => v.iter().try_fold((0u32, 0u32), |(lo, hi), n| {
+            let (a, b) = width(n, unicode)?;
+            let hi = hi.checked_add(b).filter(|&h| h <= MAX)?;
+            Some((lo + a, hi))
+        }),
+        Node::Alternation(v) => v.iter().try_fold((u32::MAX, 0u32), |(lo, hi), n| {
+            let (a, b) = width(n, unicode)?;
+            Some((lo.min(a), hi.max(b)))
+        }),
+        Node::Repeat(r) => {
+            let (a, b) = width(&r.node, unicode)?;
+            let hi = b.checked_mul(r.max?).filter(|&h| h <= MAX)?;
+            Some((a.saturating_mul(r.min).min(hi), hi))
+        }
+        Node::BackReference(_) => None,
+    }
+}
+
 /// Collects runs of literal units that every match contains.
 fn required_runs(node: &Node, unicode: bool, run: &mut Vec<u16>, runs: &mut Vec<Vec<u16>>) {
     let cut = |run: &mut Vec<u16>, runs: &mut Vec<Vec<u16>>| {
@@ -264,6 +380,27 @@ mod tests {
 
     fn u(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn inner_literals_at_bounded_distances() {
+        let at = |p: &str, f: &str| pf(p, f).inner.map(|i| (i.lo, i.hi));
+        assert_eq!(at(r"(.)(?<a>a)\1\2", "u"), Some((1, 2)));
+        assert_eq!(at(r"(.)(?<a>a)\1\2", ""), Some((1, 1)));
+        assert_eq!(at(r"\d{3}-\d{4}", ""), Some((3, 3)));
+        assert_eq!(at(r".{2,4}xy", ""), Some((2, 4)));
+        assert_eq!(at(r"(?<=x)\b..z", ""), Some((2, 2)));
+        assert_eq!(at(r"(?:ab|c)d", ""), Some((1, 2)));
+        assert_eq!(at(r"[😀a]b", "u"), Some((1, 2)));
+        // Unbounded, unknown (a back reference) or too wide a range: none.
+        assert_eq!(at(r"\w+Error", ""), None);
+        assert_eq!(at(r"(a)\1b", ""), None);
+        assert_eq!(at(r".{1,20}b", ""), None);
+        // A literal prefix is searched for directly.
+        assert_eq!(at("abc", ""), None);
+        assert_eq!(at("(?:a)bc", ""), None);
+        let p = pf(r"(.)(?<a>ab)", "");
+        assert_eq!(p.inner.map(|i| i.next(&u("xxab"), 0)), Some(Some(2)));
     }
 
     #[test]

@@ -132,6 +132,32 @@ pub(crate) fn search<T>(
                 return Ok(None);
             }
         }
+        if pf.first_units.is_none()
+            && let Some(inner) = &pf.inner
+        {
+            // A literal `lo..=hi` units after the start of every match: only the starts
+            // that far before one of its occurrences can match.
+            let mut next = pos;
+            let mut from = pos + inner.lo;
+            while let Some(q) = inner.next(text, from) {
+                budget.charge(1 + (q - from) as u64 / 64)?;
+                let last = q - inner.lo;
+                for p in q.saturating_sub(inner.hi).max(next)..=last {
+                    let first_ok = match &pf.first {
+                        Some(first) => text.get(p).is_some_and(|&u| first.contains(u32::from(u))),
+                        None => true,
+                    };
+                    scratch.skip = 0;
+                    if first_ok && vm.lead_ok(p as u32) && vm.run(p as u32, scratch, budget)? {
+                        return Ok(Some(out(&scratch.regs)));
+                    }
+                }
+                next = last + 1;
+                from = q + 1;
+            }
+            budget.charge(1 + (len - from.min(len)) as u64 / 64)?;
+            return Ok(None);
+        }
         if let Some(units) = &pf.first_units {
             while let Some(p) = crate::prefilter::find_first(units, text, pos) {
                 budget.charge(1 + (p - pos) as u64 / 64)?;

@@ -306,3 +306,36 @@ fn memoised_searches_agree_with_v8() {
     assert_eq!(skipped, 0, "no memoised case may be skipped");
     assert_eq!(agree, cases.len());
 }
+
+#[test]
+fn inner_literal_searches_agree_with_v8() {
+    // Searches that start only a bounded distance before a literal every match holds
+    // (`(.)a`: 1 unit before an `a`, or 2 under `u` where `.` can be a surrogate pair),
+    // on texts with pairs, lone surrogates and line terminators.
+    let texts = ["a😀b😀ab", "😀a😀😀ba", "xxab aab 😀ab", "a\u{2028}ab"];
+    // Lone surrogates around an `a`: "\uD83Da\uDE00a".
+    let lone: Vec<u16> = vec![0xD83D, 0x61, 0xDE00, 0x61];
+    let mut cases = Vec::new();
+    for p in [
+        r"(.)(?<a>a)\1\2",
+        r"(.)a",
+        r"..a",
+        r".{1,3}b",
+        r"(?:😀|.)a",
+        r"[😀a]b",
+        r"(?<=a)..b",
+        r"\Ba",
+        r"(?:)..a",
+        r"(?:ab|c)d",
+    ] {
+        for f in ["", "u", "v", "m"] {
+            let mut case = Case::new(p, f, &texts);
+            case.texts.push(lone.clone());
+            case.starts.push(-1);
+            cases.push(case);
+        }
+    }
+    let (agree, skipped, _) = check_all(&cases, "inner", 50_000_000, &|_| false);
+    assert_eq!(skipped, 0);
+    assert_eq!(agree, cases.len());
+}
