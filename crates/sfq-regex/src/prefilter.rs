@@ -30,12 +30,13 @@ pub(crate) struct Prefilter {
     pub(crate) inner: Option<InnerLiteral>,
 }
 
-/// A literal found `lo..=hi` code units after the start of every match (`lo` ≥ 1).
+/// A literal found `lo..=hi` code units after the start of every match (`lo` ≥ 1), or
+/// before it (negative: read by a lookbehind).
 #[derive(Clone, Debug)]
 pub(crate) struct InnerLiteral {
     finder: Finder<'static>,
-    pub(crate) lo: usize,
-    pub(crate) hi: usize,
+    pub(crate) lo: isize,
+    pub(crate) hi: isize,
 }
 
 impl InnerLiteral {
@@ -72,9 +73,12 @@ impl Prefilter {
             _ if !prefix.is_empty() => None,
             Walk::Found(units, lo, hi) if hi - lo <= 8 => Some(InnerLiteral {
                 finder: Finder::new(&unit_bytes(&units)).into_owned(),
-                lo: lo as usize,
-                hi: hi as usize,
+                lo: lo as isize,
+                hi: hi as isize,
             }),
+            Walk::Behind(units, lo, hi) if hi - lo <= 8 => {
+                Some(InnerLiteral { finder: Finder::new(&unit_bytes(&units)).into_owned(), lo, hi })
+            }
             _ => None,
         };
         Prefilter {
@@ -262,6 +266,9 @@ enum Walk {
     Found(Vec<u16>, u32, u32),
     /// Everything so far is `lo..=hi` units long: go on.
     Next(u32, u32),
+    /// Literal units a lookbehind reads, starting `lo..=hi` units after the start
+    /// (negative: before it).
+    Behind(Vec<u16>, isize, isize),
     /// Something of unbounded or unknown length.
     Stop,
 }
@@ -289,6 +296,17 @@ fn inner_literal(node: &Node, unicode: bool, lo: u32, hi: u32) -> Walk {
                     }
                     return Walk::Found(run, lo, hi);
                 }
+                if let Node::Lookaround(l) = n
+                    && l.behind
+                    && !l.negative
+                    && let Some((run, dlo, dhi)) = behind_literal(&l.node, unicode, 0, 0)
+                {
+                    // The run ends `dlo..=dhi` units before the lookbehind's position,
+                    // which is `lo..=hi` units after the start.
+                    let len = run.len() as isize;
+                    let (lo, hi, dlo, dhi) = (lo as isize, hi as isize, dlo as isize, dhi as isize);
+                    return Walk::Behind(run, lo - dhi - len, hi - dlo - len);
+                }
                 match inner_literal(n, unicode, lo, hi) {
                     Walk::Next(l, h) => (lo, hi) = (l, h),
                     other => return other,
@@ -305,6 +323,52 @@ fn inner_literal(node: &Node, unicode: bool, lo: u32, hi: u32) -> Walk {
             Some((a, b)) if hi.saturating_add(b) <= 1 << 16 => Walk::Next(lo + a, hi + b),
             _ => Walk::Stop,
         },
+    }
+}
+
+/// The last literal run of a lookbehind's body (matched right to left): its units,
+/// and how far before the lookbehind's position it ends (`lo..=hi` units), walking
+/// back from `lo..=hi`.
+fn behind_literal(node: &Node, unicode: bool, lo: u32, hi: u32) -> Option<(Vec<u16>, u32, u32)> {
+    match node {
+        Node::Concat(v) => {
+            let (mut lo, mut hi) = (lo, hi);
+            let mut i = v.len();
+            while i > 0 {
+                i -= 1;
+                if let Node::Char(c) = &v[i]
+                    && let Some(mut run) = units(*c, unicode)
+                {
+                    // The run of literal characters ending here, in text order.
+                    let mut j = i;
+                    while j > 0 {
+                        match &v[j - 1] {
+                            Node::Char(c) => match units(*c, unicode) {
+                                Some(mut u) => {
+                                    u.extend(run);
+                                    run = u;
+                                    j -= 1;
+                                }
+                                None => break,
+                            },
+                            _ => break,
+                        }
+                    }
+                    return Some((run, lo, hi));
+                }
+                if let Node::Capture(c) = &v[i] {
+                    if let Some(found) = behind_literal(&c.node, unicode, lo, hi) {
+                        return Some(found);
+                    }
+                }
+                let (a, b) = width(&v[i], unicode)?;
+                (lo, hi) = (lo + a, hi.checked_add(b).filter(|&h| h <= 1 << 16)?);
+            }
+            None
+        }
+        Node::Char(c) => units(*c, unicode).map(|u| (u, lo, hi)),
+        Node::Capture(c) => behind_literal(&c.node, unicode, lo, hi),
+        _ => None,
     }
 }
 
@@ -389,9 +453,14 @@ mod tests {
         assert_eq!(at(r"(.)(?<a>a)\1\2", ""), Some((1, 1)));
         assert_eq!(at(r"\d{3}-\d{4}", ""), Some((3, 3)));
         assert_eq!(at(r".{2,4}xy", ""), Some((2, 4)));
-        assert_eq!(at(r"(?<=x)\b..z", ""), Some((2, 2)));
+        assert_eq!(at(r"(?<!x)\b..z", ""), Some((2, 2)));
         assert_eq!(at(r"(?:ab|c)d", ""), Some((1, 2)));
         assert_eq!(at(r"[😀a]b", "u"), Some((1, 2)));
+        // Read by a leading lookbehind: before the start.
+        assert_eq!(at(r"(?<=a(?=([bc]{2}(?<!a{2}))d)\w{3})\w\w", ""), Some((-4, -4)));
+        assert_eq!(at(r"(?<=a.)\w", "u"), Some((-3, -2)));
+        assert_eq!(at(r"\w(?<=ab)", ""), Some((-1, -1)));
+        assert_eq!(at(r"(?<!a)\w", ""), None);
         // Unbounded, unknown (a back reference) or too wide a range: none.
         assert_eq!(at(r"\w+Error", ""), None);
         assert_eq!(at(r"(a)\1b", ""), None);

@@ -137,12 +137,15 @@ pub(crate) fn search<T>(
         {
             // A literal `lo..=hi` units after the start of every match: only the starts
             // that far before one of its occurrences can match.
+            // (`lo` is negative for a literal a leading lookbehind reads.)
+            let (lo, hi) = (inner.lo, inner.hi);
             let mut next = pos;
-            let mut from = pos + inner.lo;
+            let mut from = pos.saturating_add_signed(lo);
             while let Some(q) = inner.next(text, from) {
                 budget.charge(1 + (q - from) as u64 / 64)?;
-                let last = q - inner.lo;
-                for p in q.saturating_sub(inner.hi).max(next)..=last {
+                let last = q.saturating_add_signed(-lo).min(len);
+                let first = q.saturating_add_signed(-hi).max(next);
+                for p in first..=last {
                     let first_ok = match &pf.first {
                         Some(first) => text.get(p).is_some_and(|&u| first.contains(u32::from(u))),
                         None => true,
@@ -152,7 +155,7 @@ pub(crate) fn search<T>(
                         return Ok(Some(out(&scratch.regs)));
                     }
                 }
-                next = last + 1;
+                next = next.max(last + 1);
                 from = q + 1;
             }
             budget.charge(1 + (len - from.min(len)) as u64 / 64)?;

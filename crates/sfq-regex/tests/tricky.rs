@@ -312,7 +312,7 @@ fn inner_literal_searches_agree_with_v8() {
     // Searches that start only a bounded distance before a literal every match holds
     // (`(.)a`: 1 unit before an `a`, or 2 under `u` where `.` can be a surrogate pair),
     // on texts with pairs, lone surrogates and line terminators.
-    let texts = ["a😀b😀ab", "😀a😀😀ba", "xxab aab 😀ab", "a\u{2028}ab"];
+    let texts = ["a😀b😀ab", "😀a😀😀ba", "xxab aab 😀ab", "a\u{2028}ab", "abcdabbdcd abccdx"];
     // Lone surrogates around an `a`: "\uD83Da\uDE00a".
     let lone: Vec<u16> = vec![0xD83D, 0x61, 0xDE00, 0x61];
     let mut cases = Vec::new();
@@ -327,6 +327,14 @@ fn inner_literal_searches_agree_with_v8() {
         r"\Ba",
         r"(?:)..a",
         r"(?:ab|c)d",
+        r"(?<=a(?=([bc]{2}(?<!a{2}))d)\w{3})\w\w",
+        r"(?<=ab)\w",
+        r"(?<=a\w)b",
+        r"(?<=(a).)\w",
+        r"\w(?<=ab)",
+        r"(?<=😀a)b",
+        r"(?<=a.)b",
+        r".(?<=a(?:b|😀))",
     ] {
         for f in ["", "u", "v", "m"] {
             let mut case = Case::new(p, f, &texts);
