@@ -356,10 +356,10 @@ fn behind_literal(node: &Node, unicode: bool, lo: u32, hi: u32) -> Option<(Vec<u
                     }
                     return Some((run, lo, hi));
                 }
-                if let Node::Capture(c) = &v[i] {
-                    if let Some(found) = behind_literal(&c.node, unicode, lo, hi) {
-                        return Some(found);
-                    }
+                if let Node::Capture(c) = &v[i]
+                    && let Some(found) = behind_literal(&c.node, unicode, lo, hi)
+                {
+                    return Some(found);
                 }
                 let (a, b) = width(&v[i], unicode)?;
                 (lo, hi) = (lo + a, hi.checked_add(b).filter(|&h| h <= 1 << 16)?);
