@@ -97,7 +97,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         if e.kind != EntryKind::File && !globs.is_match(&e.path) {
             continue;
         }
-        let path = format!("{prefix}{}", e.path);
+        let path = if prefix.is_empty() { e.path } else { format!("{prefix}{}", e.path) };
         let (kind, size) = match e.kind {
             EntryKind::File => ("file", e.size),
             _ => ("dir", None),

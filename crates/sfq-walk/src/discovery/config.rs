@@ -190,7 +190,8 @@ impl WalkConfigBuilder {
         self
     }
 
-    /// Whether every entry is `lstat`ed for its size and modification time.
+    /// Whether every file is `lstat`ed for its size and modification time
+    /// (directories never are).
     /// Default `true`. Without it, only tracked files whose presence the
     /// directory listing cannot prove are `lstat`ed.
     pub fn metadata(mut self, yes: bool) -> Self {

@@ -24,9 +24,10 @@ pub struct Entry {
     pub abs_path: PathBuf,
     /// File or directory.
     pub kind: EntryKind,
-    /// Size from `lstat`, when metadata was asked for and the entry exists.
+    /// Size from `lstat`, when metadata was asked for and the entry is a
+    /// file that exists (directories are not `lstat`ed).
     pub size: Option<u64>,
-    /// Modification time from `lstat`, when metadata was asked for.
+    /// Modification time from `lstat`, when metadata was asked for (files only).
     pub modified: Option<SystemTime>,
     /// Whether the path is in the git index.
     pub tracked: bool,

@@ -66,6 +66,10 @@ impl RuleList {
     /// git's `last_matching_pattern_from_list`: `Some(true)` excluded,
     /// `Some(false)` re-included by a negative pattern, `None` undecided.
     fn decide(&self, path: &[u8], basename: &[u8], is_dir: bool, fold: bool) -> Option<bool> {
+        // The path relative to this list's directory, worked out once for
+        // every pattern with a slash (git's `match_pathname` checks the base
+        // again for each): None when the path is not under it.
+        let mut under: Option<Option<&[u8]>> = None;
         for pat in self.patterns.iter().rev() {
             if pat.flags & MUSTBEDIR != 0 && !is_dir {
                 continue;
@@ -73,7 +77,10 @@ impl RuleList {
             let hit = if pat.flags & NODIR != 0 {
                 match_basename(basename, pat, fold)
             } else {
-                match_pathname(path, &self.base, pat, fold)
+                match under.get_or_insert_with(|| relative_to_base(path, &self.base, fold)) {
+                    Some(name) => match_pathname(name, pat, fold),
+                    None => false,
+                }
             };
             if hit {
                 return Some(pat.flags & NEGATIVE == 0);
@@ -135,8 +142,24 @@ fn parse_pattern(line: &[u8]) -> Option<Pattern> {
     Some(Pattern { text: p[..len].into(), nowildcardlen, flags })
 }
 
+/// Byte equality (ASCII case folded under `fold`). Ignore rules are tested
+/// against every directory and untracked file, most of them failing on the
+/// length or the last byte: those are checked inline before the rest.
+#[inline]
 fn eq_path(a: &[u8], b: &[u8], fold: bool) -> bool {
-    if fold { a.eq_ignore_ascii_case(b) } else { a == b }
+    if a.len() != b.len() {
+        return false;
+    }
+    match (a.last(), b.last()) {
+        (Some(x), Some(y)) if x != y && !(fold && x.eq_ignore_ascii_case(y)) => false,
+        _ => {
+            if fold {
+                a.eq_ignore_ascii_case(b)
+            } else {
+                a == b
+            }
+        }
+    }
 }
 
 /// git's `match_basename`.
@@ -152,23 +175,29 @@ fn match_basename(basename: &[u8], pat: &Pattern, fold: bool) -> bool {
     }
 }
 
-/// git's `match_pathname`: the pattern is anchored at `base`.
-fn match_pathname(path: &[u8], base: &[u8], pat: &Pattern, fold: bool) -> bool {
-    let mut pattern = &pat.text[..];
-    let mut prefix = pat.nowildcardlen;
-    if pattern.first() == Some(&b'/') {
-        pattern = &pattern[1..];
-        prefix = prefix.saturating_sub(1);
-    }
+/// The first half of git's `match_pathname`: `path` relative to `base` (a
+/// directory with a trailing `/`, or empty), or None when it is not under it.
+fn relative_to_base<'p>(path: &'p [u8], base: &[u8], fold: bool) -> Option<&'p [u8]> {
     // base has a trailing '/' when non-empty; git's baselen excludes it.
     let baselen = base.len().saturating_sub(1);
     if path.len() < baselen + 1
         || (baselen > 0 && path[baselen] != b'/')
         || !eq_path(&path[..baselen], &base[..baselen], fold)
     {
-        return false;
+        return None;
     }
-    let mut name = if baselen > 0 { &path[baselen + 1..] } else { path };
+    Some(if baselen > 0 { &path[baselen + 1..] } else { path })
+}
+
+/// The rest of git's `match_pathname`: `name` is the path relative to the
+/// pattern's base (see [`relative_to_base`]).
+fn match_pathname(mut name: &[u8], pat: &Pattern, fold: bool) -> bool {
+    let mut pattern = &pat.text[..];
+    let mut prefix = pat.nowildcardlen;
+    if pattern.first() == Some(&b'/') {
+        pattern = &pattern[1..];
+        prefix = prefix.saturating_sub(1);
+    }
     if prefix > 0 {
         if prefix > name.len() {
             return false;
@@ -305,6 +334,31 @@ mod tests {
         let list = RuleList::parse(stars.as_bytes(), b"");
         let node = RuleNode::push(None, vec![list]);
         let _ = Rules::default().is_excluded(Some(&node), "a".repeat(3000).as_bytes(), false);
+    }
+
+    #[test]
+    fn literal_parts_compare_whole_names_and_fold_case_when_asked() {
+        let fold = Rules { fold: true, ..Rules::default() };
+        let list = |text: &str, base: &str| {
+            RuleNode::push(None, vec![RuleList::parse(text.as_bytes(), base.as_bytes())])
+        };
+        let ends = list("*.O\n", "");
+        assert!(fold.is_excluded(Some(&ends), b"d/x.o", false));
+        assert!(!Rules::default().is_excluded(Some(&ends), b"d/x.o", false));
+        assert!(!fold.is_excluded(Some(&ends), b"d/x.oo", false));
+        assert!(!fold.is_excluded(Some(&ends), b"O", false));
+        let exact = list("Build\n", "");
+        assert!(fold.is_excluded(Some(&exact), b"a/build", true));
+        assert!(!fold.is_excluded(Some(&exact), b"a/buil", true));
+        assert!(!Rules::default().is_excluded(Some(&exact), b"a/builD", true));
+        // A pattern with a slash is read from its list's directory, compared
+        // with the path's first components (folded too).
+        let nested = list("/Out/x\n", "Sub/");
+        assert!(fold.is_excluded(Some(&nested), b"sub/out/x", false));
+        assert!(!Rules::default().is_excluded(Some(&nested), b"sub/Out/x", false));
+        assert!(Rules::default().is_excluded(Some(&nested), b"Sub/Out/x", false));
+        assert!(!fold.is_excluded(Some(&nested), b"subx/out/x", false));
+        assert!(!fold.is_excluded(Some(&nested), b"Sub", true));
     }
 
     #[test]

@@ -407,8 +407,8 @@ impl<'a> Walker<'a> {
                     None => true,
                 };
                 if self.cfg.dirs {
-                    let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
-                    local.push(self.make_entry(rrel, EntryKind::Dir, meta.as_ref(), false, None));
+                    // Metadata is read for files only (a directory's size means nothing).
+                    local.push(self.make_entry(rrel, EntryKind::Dir, None, false, None));
                 }
                 if enter {
                     let slot = self.next_slot.fetch_add(1, Ordering::Relaxed);
@@ -581,12 +581,7 @@ impl<'a> Walker<'a> {
                         && !dr.is_empty()
                         && dirs_emitted.insert(d.to_vec())
                     {
-                        let meta = if self.cfg.metadata {
-                            fs::symlink_metadata(self.abs(dr)).ok()
-                        } else {
-                            None
-                        };
-                        local.push(self.make_entry(dr, EntryKind::Dir, meta.as_ref(), false, None));
+                        local.push(self.make_entry(dr, EntryKind::Dir, None, false, None));
                     }
                     pos += off + 1;
                 }
