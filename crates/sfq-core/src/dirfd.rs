@@ -5,6 +5,8 @@
 //! directory open and opens each file with `openat(dir, name)`: the kernel
 //! looks up one name instead of every component of the absolute path (on a
 //! tree of many small files the path walk was a tenth of the scan's time).
+//! The directory is opened at its second file, not its first: a directory
+//! with one candidate (half of nuttx's) costs one open by path, not two.
 //! Outside a scope, and off Unix, files are opened by their path.
 //!
 //! The semantics are those of `File::open(path)`: symlinks in the path are
@@ -29,7 +31,9 @@ mod imp {
     struct Cached {
         /// Scopes entered and not yet left on this thread.
         depth: usize,
-        dir: Option<(PathBuf, OwnedFd)>,
+        /// The directory of the last file opened, with its handle once a
+        /// second file of it was asked for.
+        dir: Option<(PathBuf, Option<OwnedFd>)>,
     }
 
     thread_local! {
@@ -76,18 +80,25 @@ mod imp {
             if c.depth == 0 || !path.is_absolute() {
                 return File::open(path);
             }
-            let cached = c.dir.as_ref().is_some_and(|(p, _)| p.as_os_str() == parent.as_os_str());
-            if !cached {
-                c.dir = None;
-                let dir = open_at(
-                    libc::AT_FDCWD,
-                    parent.as_os_str().as_bytes(),
-                    libc::O_PATH | libc::O_DIRECTORY,
-                )?;
-                c.dir = Some((parent.to_path_buf(), dir));
+            match c.dir.as_mut() {
+                Some((p, handle)) if p.as_os_str() == parent.as_os_str() => {
+                    if handle.is_none() {
+                        *handle = Some(open_at(
+                            libc::AT_FDCWD,
+                            parent.as_os_str().as_bytes(),
+                            libc::O_PATH | libc::O_DIRECTORY,
+                        )?);
+                    }
+                    let Some(dir) = handle.as_ref() else { return File::open(path) };
+                    open_at(dir.as_raw_fd(), name.as_bytes(), libc::O_RDONLY).map(File::from)
+                }
+                _ => {
+                    // The first file of a directory: by its path (the
+                    // directory is opened if a second one follows).
+                    c.dir = Some((parent.to_path_buf(), None));
+                    File::open(path)
+                }
             }
-            let Some((_, dir)) = c.dir.as_ref() else { return File::open(path) };
-            open_at(dir.as_raw_fd(), name.as_bytes(), libc::O_RDONLY).map(File::from)
         })
     }
 }

@@ -218,14 +218,8 @@ pub fn load(
     if size > max_bytes {
         return Err(SkipReason::MaxFileSizeExceeded(size));
     }
-    // One byte more than the size, so that the read reaching the end is seen
-    // without growing the buffer.
-    let mut bytes = Vec::with_capacity(usize::try_from(size).map_or(0, |n| n + 1));
-    // Read at most one byte past the cap: a file that grew since it was
-    // opened is skipped for its size rather than read whole.
-    file.take(max_bytes + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| SkipReason::ReadError(io_code(&e)))?;
+    let bytes =
+        read_capped(file, size, max_bytes).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
     if bytes.len() as u64 > max_bytes {
         let now = std::fs::metadata(path).map(|m| m.len()).unwrap_or(bytes.len() as u64);
         return Err(SkipReason::MaxFileSizeExceeded(now));
@@ -235,6 +229,60 @@ pub fn load(
     }
     let size = bytes.len() as u64;
     Ok((FileText::decode(bytes, encoding), size))
+}
+
+/// The bytes of `file`, whose size was `size` when it was opened: at most one
+/// byte past `max_bytes` (a file that grew since is then skipped for its
+/// size rather than read whole). One `read` of `size + 1` bytes usually
+/// does it: when it returns exactly the `size` bytes the file had, that short
+/// read is its end (as for any regular file), with no second `read` to see
+/// the end; otherwise reading goes on until the end or the cap.
+fn read_capped(mut file: std::fs::File, size: u64, max_bytes: u64) -> std::io::Result<Vec<u8>> {
+    let limit = max_bytes.saturating_add(1);
+    let want = usize::try_from(size.saturating_add(1).min(limit)).unwrap_or(usize::MAX);
+    let mut bytes = Vec::with_capacity(want);
+    let first = loop {
+        match read_spare(&mut file, &mut bytes) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r?,
+        }
+    };
+    if first == 0 || (first as u64 == size && first < want) {
+        return Ok(bytes);
+    }
+    let rest = limit.saturating_sub(bytes.len() as u64);
+    file.take(rest).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// One `read` into the spare capacity of `bytes` (no zeroing on Unix).
+#[cfg(unix)]
+fn read_spare(file: &mut std::fs::File, bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::os::fd::AsRawFd;
+    let spare = bytes.spare_capacity_mut();
+    if spare.is_empty() {
+        return Ok(0);
+    }
+    // SAFETY: `read` writes at most `spare.len()` bytes into memory `bytes`
+    // owns and does not alias; the length grows only by what was written.
+    let n = unsafe { libc::read(file.as_raw_fd(), spare.as_mut_ptr().cast(), spare.len()) };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let n = n as usize;
+    // SAFETY: the first `n` spare bytes were just initialised by `read`.
+    unsafe { bytes.set_len(bytes.len() + n) };
+    Ok(n)
+}
+
+/// One `read` into the spare capacity of `bytes`.
+#[cfg(not(unix))]
+fn read_spare(file: &mut std::fs::File, bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    let len = bytes.len();
+    bytes.resize(bytes.capacity(), 0);
+    let n = file.read(&mut bytes[len..]);
+    bytes.truncate(len + *n.as_ref().unwrap_or(&0));
+    n
 }
 
 /// Runs `matcher` over `text` in `mode`, calling `sink` for each match in
@@ -357,4 +405,52 @@ fn whole_utf8(
         let column = chars_in(&b[line_start..start]) + 1;
         sink(Hit { line, span, column, text: HitText::Range(start, end) })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(r: Result<(FileText, u64), SkipReason>) -> (String, u64) {
+        match r {
+            Ok((FileText::Utf8(s), size)) => (s, size),
+            other => panic!("expected UTF-8 text, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn load_reads_whole_files_up_to_the_cap_and_skips_past_it() {
+        let dir = std::env::temp_dir().join(format!("sfq-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let _scope = crate::dirfd::Scope::enter();
+        for len in [0usize, 1, 4095, 4096, 4097, 100_000] {
+            let path = dir.join(format!("f{len}"));
+            let body: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            std::fs::write(&path, &body).unwrap();
+            assert_eq!(text(load(&path, 100_000, Encoding::Utf8)), (body.clone(), len as u64));
+            if len > 0 {
+                let cap = len as u64 - 1;
+                assert!(matches!(
+                    load(&path, cap, Encoding::Utf8),
+                    Err(SkipReason::MaxFileSizeExceeded(n)) if n == len as u64
+                ));
+            }
+        }
+        // Not a regular file's size: a FIFO's is 0 yet it has bytes, and
+        // reading goes on to its end.
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("fifo");
+            let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+            // SAFETY: a NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            let writer = {
+                let fifo = fifo.clone();
+                std::thread::spawn(move || std::fs::write(fifo, "abc\ndef").unwrap())
+            };
+            assert_eq!(text(load(&fifo, 100, Encoding::Utf8)).0, "abc\ndef");
+            writer.join().unwrap();
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
