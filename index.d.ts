@@ -118,6 +118,10 @@ export interface SmartFileQueryFileResult {
   size: number;
   /** Number of matches returned for this file. */
   matchCount: number;
+  /**
+   * The matches, in order. With 16 or more they are built when first read
+   * (an accessor until then, a plain array after: the same array on every read).
+   */
   matches: SmartFileQueryMatch[];
   /** Full decoded text, only with `includeAllContent`. */
   content?: string;

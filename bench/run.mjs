@@ -176,7 +176,7 @@ export function report(results) {
   let out = `Machine: ${results.machine}; ${results.runs} interleaved runs, medians. Node start-up (\`node -e 0\`): ${f(results.nodeStartup)} s.\n`;
   for (const [name, c] of Object.entries(results.corpora)) {
     out += `\n**${name}** corpus: ${c.files} files, ${(c.bytes / 1e6).toFixed(0)} MB.\n\n`;
-    out += '| workload | tool | wall s | CPU s | JS decode s | peak RSS MB | wall ÷ rg | wall ÷ rg13 |\n|---|---|---:|---:|---:|---:|---:|---:|\n';
+    out += '| workload | tool | wall s | CPU s | JS decode s | reading all matches after, s | peak RSS MB | wall ÷ rg | wall ÷ rg13 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n';
     for (const w of c.workloads) {
       const base = (t) => (w.samples[t] ? median(w.samples[t].map((s) => s.wall)) : undefined);
       const rg = base('rg');
@@ -184,7 +184,8 @@ export function report(results) {
       for (const [tool, s] of Object.entries(w.samples)) {
         const wall = median(s.map((x) => x.wall));
         const decode = s[0].decode === undefined ? '–' : f(median(s.map((x) => x.decode)));
-        out += `| ${w.name} | ${tool} | ${f(wall)} | ${f(median(s.map((x) => x.cpu)))} | ${decode} | ${(Math.max(...s.map((x) => x.maxrssKB)) / 1024).toFixed(0)} | ${rg ? (wall / rg).toFixed(2) : '–'} | ${rg13 ? (wall / rg13).toFixed(2) : '–'} |\n`;
+        const readAll = s[0].readAll === undefined ? '–' : f(median(s.map((x) => x.readAll)));
+        out += `| ${w.name} | ${tool} | ${f(wall)} | ${f(median(s.map((x) => x.cpu)))} | ${decode} | ${readAll} | ${(Math.max(...s.map((x) => x.maxrssKB)) / 1024).toFixed(0)} | ${rg ? (wall / rg).toFixed(2) : '–'} | ${rg13 ? (wall / rg13).toFixed(2) : '–'} |\n`;
       }
     }
   }

@@ -266,6 +266,9 @@ impl FileView<'_> {
     /// each distinct line once, found by where it starts; matched texts by
     /// content.
     pub fn to_compact(&self) -> Compact {
+        /// Files with at least this many matches have them built in JS when
+        /// they are first read.
+        const LAZY_MATCHES: usize = 16;
         let lines_shown = self.spans.len() + self.hits.len();
         let mut w = Writer::with_capacity(16 + self.hits.len() * 16 + lines_shown * 2, 64);
         let file_shape =
@@ -302,6 +305,11 @@ impl FileView<'_> {
         w.string(path);
         w.number(self.size);
         w.number(self.hits.len() as u64);
+        // Many matches are built in JS when first read (most of a large
+        // result's decode; a caller reading the counts never pays it). A
+        // lazy property costs about two matches' decode, so a file with few
+        // is built at once.
+        let lazy = (self.hits.len() >= LAZY_MATCHES).then(|| w.begin_lazy());
         w.array(self.hits.len());
         for (k, (hit, &(first, before, after, own))) in
             self.hits.iter().zip(&self.contexts).enumerate()
@@ -336,6 +344,9 @@ impl FileView<'_> {
             {
                 line(&mut w, k, before + 1 + j, span);
             }
+        }
+        if let Some(at) = lazy {
+            w.end_lazy(at);
         }
         if let Some(content) = self.content() {
             let i = add(&mut w, content);

@@ -16,6 +16,12 @@
 //! | 5 | a string | index into the string table |
 //! | 6 | an array | length, then the elements |
 //! | 7 | an object | shape index (its keys, in order), then the values |
+//! | 8 | a value JS builds when it is first read | the number of ops of the value, then the value |
+//!
+//! Op 8 stands before a value that is often not read, or read later, in an
+//! output-heavy result (a file's matches: 100,000 of them cost more to build
+//! as JS objects than to find): as an object's value it becomes a property
+//! that decodes its ops when first read, then holds the value.
 //!
 //! Works for any `Serialize` value made of structs, sequences, strings,
 //! booleans, numbers and options; serde's `skip_serializing_if` makes shapes
@@ -97,6 +103,18 @@ impl Writer {
             self.out.ops.extend([NUMBER, self.out.numbers.len() as u32]);
             self.out.numbers.push(v as f64);
         }
+    }
+
+    /// Starts a value that JS builds when it is first read (op 8); the value
+    /// follows, then [`Writer::end_lazy`] with what this returned.
+    pub fn begin_lazy(&mut self) -> usize {
+        self.out.ops.extend([LAZY, 0]);
+        self.out.ops.len()
+    }
+
+    /// Ends the value started by [`Writer::begin_lazy`] (which returned `at`).
+    pub fn end_lazy(&mut self, at: usize) {
+        self.out.ops[at - 1] = (self.out.ops.len() - at) as u32;
     }
 
     /// A boolean.
@@ -191,7 +209,7 @@ impl Assembler {
                 STRING => self.out.ops.extend([op, ops[i + 1] + string_base]),
                 NUMBER => self.out.ops.extend([op, ops[i + 1] + number_base]),
                 OBJECT => self.out.ops.extend([op, shapes[ops[i + 1] as usize]]),
-                _ => self.out.ops.extend([op, ops[i + 1]]), // U32, ARRAY
+                _ => self.out.ops.extend([op, ops[i + 1]]), // U32, ARRAY, LAZY (a length of ops, unchanged)
             }
             i += 2;
         }
@@ -239,6 +257,7 @@ const NUMBER: u32 = 4;
 const STRING: u32 = 5;
 const ARRAY: u32 = 6;
 const OBJECT: u32 = 7;
+const LAZY: u32 = 8;
 
 /// serde_json's name for its raw-JSON newtype (used by `JsStr` for strings
 /// holding lone surrogates).
@@ -660,6 +679,13 @@ pub(crate) fn to_json_value(c: &Compact) -> serde_json::Value {
                 let keys = &c.shapes[operand() as usize];
                 Value::Object(keys.iter().map(|k| (k.to_string(), value(c, i))).collect())
             }
+            LAZY => {
+                let n = operand() as usize;
+                let end = *i + n;
+                let v = value(c, i);
+                assert_eq!(*i, end, "a lazy value's length is its ops'");
+                v
+            }
             other => panic!("bad op {other}"),
         }
     }
@@ -726,6 +752,36 @@ mod tests {
                 OBJECT, 0, STRING, 0, U32, 7, ARRAY, 2, STRING, 1, STRING, 0, TRUE, //
                 OBJECT, 1, STRING, 2, NUMBER, 0, STRING, 3, ARRAY, 0, FALSE,
             ]
+        );
+    }
+
+    #[test]
+    fn a_lazy_value_carries_the_length_of_its_ops_through_a_splice() {
+        let mut w = Writer::default();
+        let shape = w.shape(&["n", "items", "ok"]);
+        w.object(shape);
+        w.number(2);
+        let at = w.begin_lazy();
+        w.array(2);
+        let s = w.add_str("x");
+        w.string(s);
+        w.number(1 << 40);
+        w.end_lazy(at);
+        w.bool(true);
+        let part = w.finish();
+        assert_eq!(
+            part.ops,
+            vec![OBJECT, 0, U32, 2, LAZY, 6, ARRAY, 2, STRING, 0, NUMBER, 0, TRUE]
+        );
+        let mut asm = Assembler::new();
+        asm.array(2);
+        asm.serialize(&"y").unwrap();
+        asm.splice(part);
+        let whole = asm.finish();
+        assert_eq!(&whole.ops[4..10], &[OBJECT, 0, U32, 2, LAZY, 6]);
+        assert_eq!(
+            to_json_value(&whole),
+            serde_json::json!(["y", {"n": 2, "items": ["x", (1u64 << 40)], "ok": true}])
         );
     }
 
