@@ -99,17 +99,20 @@ where
     W: Fn(&Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
-    run_over_in(candidates, threads, crate::scan::CHUNK, cancel, work, collector)
+    let whole = crate::scan::Batching::whole(crate::scan::CHUNK);
+    run_over_in(candidates, threads, whole, cancel, work, |_| 0, collector)
 }
 
-/// [`run_over`] with candidates handed to the workers `chunk` at a time
-/// (see [`crate::scan::ordered_in`]).
+/// [`run_over`] with candidates handed to the workers and their outcomes
+/// to the collector as `batching` says, `weigh` giving the weight of a
+/// matched file's result (see [`crate::scan::ordered_in`]).
 pub fn run_over_in<F, W, C>(
     candidates: &[Candidate],
     threads: usize,
-    chunk: usize,
+    batching: crate::scan::Batching,
     cancel: &Cancel,
     work: W,
+    weigh: impl Fn(&F) -> usize + Sync,
     collector: &mut C,
 ) -> Result<()>
 where
@@ -122,7 +125,7 @@ where
     crate::scan::ordered_in(
         candidates,
         threads,
-        chunk,
+        batching,
         cancel,
         |c| {
             crate::failpoint::hit("scan-file");
@@ -130,6 +133,7 @@ where
             let outcome = if cancel.is_cancelled() { Outcome::NoMatch } else { work(c) };
             (c, outcome)
         },
+        |(_, outcome)| if let Outcome::Matched(f) = outcome { weigh(f) } else { 0 },
         |(cand, outcome)| {
             cancel.check()?;
             let flow = collector.collect(cand, outcome);

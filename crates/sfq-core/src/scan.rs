@@ -68,18 +68,39 @@ where
     W: Fn(&'a I) -> T + Sync,
     C: FnMut(T) -> Result<Flow>,
 {
-    ordered_in(items, threads, CHUNK, cancel, work, consume)
+    ordered_in(items, threads, Batching::whole(CHUNK), cancel, work, |_| 0, consume)
 }
 
-/// [`ordered`] with items claimed `chunk` at a time (1: each result reaches
-/// the consumer as soon as it and those before it are done, for consumers
-/// that must not hold many results at once).
+/// How a worker hands its results to the consumer in [`ordered_in`].
+#[derive(Debug, Clone, Copy)]
+pub struct Batching {
+    /// Items a worker claims at once (and hands over together, unless
+    /// `flush_weight` says otherwise).
+    pub claim: usize,
+    /// A worker hands over what it holds of its claim as soon as those
+    /// results weigh this much (see the `weigh` argument), instead of
+    /// holding them until its whole claim is done: a consumer writing
+    /// results out as they come then holds few of them at once, while
+    /// items that produce little still travel `claim` at a time.
+    pub flush_weight: usize,
+}
+
+impl Batching {
+    /// `claim` items at a time, handed over together.
+    pub const fn whole(claim: usize) -> Batching {
+        Batching { claim, flush_weight: usize::MAX }
+    }
+}
+
+/// [`ordered`] with items claimed and handed over as `batching` says;
+/// `weigh` gives each result's weight for `batching.flush_weight`.
 pub fn ordered_in<'a, I, T, W, C>(
     items: &'a [I],
     threads: usize,
-    chunk: usize,
+    batching: Batching,
     cancel: &Cancel,
     work: W,
+    weigh: impl Fn(&T) -> usize + Sync,
     mut consume: C,
 ) -> Result<()>
 where
@@ -103,19 +124,21 @@ where
     // Items are claimed in chunks (one message per chunk keeps the consumer
     // from waking for every small file) and at most `window` chunks ahead of
     // the consumer.
-    let chunk = chunk.max(1);
+    let chunk = batching.claim.max(1);
     let chunks = items.len().div_ceil(chunk);
     // The same number of items ahead whatever the chunk size.
-    let window = threads * 16 * CHUNK / chunk;
+    let window = (threads * 16 * CHUNK / chunk).max(1);
     let next = AtomicUsize::new(0);
     let consumed = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
+    // (chunk, results, whether they end the chunk): a chunk's parts come
+    // from one worker, so they arrive in order.
+    let (tx, rx) = mpsc::channel::<(usize, Vec<T>, bool)>();
     let mut outcome = Ok(());
     pool.in_place_scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, consumed, stop, work) = (&next, &consumed, &stop, &work);
+            let (next, consumed, stop, work, weigh) = (&next, &consumed, &stop, &work, &weigh);
             scope.spawn(move |_| {
                 // A panicking worker never sends its chunk: stop the others,
                 // which could otherwise wait for the window forever (the
@@ -140,13 +163,22 @@ where
                     }
                     let end = (c * chunk + chunk).min(items.len());
                     let mut out = Vec::with_capacity(end - c * chunk);
-                    for item in &items[c * chunk..end] {
+                    let mut weight = 0usize;
+                    for (k, item) in items[c * chunk..end].iter().enumerate() {
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        out.push(work(item));
+                        let r = work(item);
+                        weight = weight.saturating_add(weigh(&r));
+                        out.push(r);
+                        if weight >= batching.flush_weight && c * chunk + k + 1 < end {
+                            if tx.send((c, std::mem::take(&mut out), false)).is_err() {
+                                return;
+                            }
+                            weight = 0;
+                        }
                     }
-                    if tx.send((c, out)).is_err() {
+                    if tx.send((c, out, true)).is_err() {
                         return;
                     }
                 }
@@ -155,15 +187,26 @@ where
         drop(tx);
         // A panicking consumer must release the workers too.
         let _guard = StopOnPanic(&stop);
-        // Chunks arrive in any order; `ring[c % window]` holds chunk c until
-        // its turn (c is always within the window of the next one wanted).
-        let mut ring: Vec<Option<Vec<T>>> = (0..window).map(|_| None).collect();
+        // Chunks arrive in any order; `ring[c % window]` holds the parts of
+        // chunk c received before its turn (c is always within the window
+        // of the next one wanted), and whether the last one came.
+        let mut ring: Vec<(Vec<T>, bool)> = (0..window).map(|_| (Vec::new(), false)).collect();
         let mut want = 0;
-        'receive: for (c, results) in rx.iter() {
-            ring[c % window] = Some(results);
-            while let Some(results) = ring[want % window].take() {
-                want += 1;
-                consumed.store(want, Ordering::Release);
+        'receive: for (c, results, last) in rx.iter() {
+            let slot = &mut ring[c % window];
+            if slot.0.is_empty() {
+                slot.0 = results;
+            } else {
+                slot.0.extend(results);
+            }
+            slot.1 |= last;
+            loop {
+                let (results, done) = std::mem::take(&mut ring[want % window]);
+                let finished = done;
+                if finished {
+                    want += 1;
+                    consumed.store(want, Ordering::Release);
+                }
                 for r in results {
                     match consume(r) {
                         Ok(Flow::Continue) => {}
@@ -173,6 +216,9 @@ where
                             break 'receive;
                         }
                     }
+                }
+                if !finished {
+                    break;
                 }
             }
         }
@@ -216,6 +262,33 @@ mod tests {
             )
             .unwrap();
             assert_eq!(seen, (0..5000).map(|i| i * 2).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn results_handed_over_before_their_chunk_is_done_keep_their_order() {
+        let items: Vec<usize> = (0..3_000).collect();
+        for threads in [1, 2, 5] {
+            for flush_weight in [1, 3, 40] {
+                let batching = Batching { claim: CHUNK, flush_weight };
+                let mut seen = Vec::new();
+                // Heavy items every 7th: parts of various sizes, chunks
+                // finishing in any order.
+                ordered_in(
+                    &items,
+                    threads,
+                    batching,
+                    &Cancel::default(),
+                    |&i| i,
+                    |&i| if i % 7 == 0 { 5 } else { 1 },
+                    |r| {
+                        seen.push(r);
+                        Ok(if seen.len() == 2_500 { Flow::Stop } else { Flow::Continue })
+                    },
+                )
+                .unwrap();
+                assert_eq!(seen, (0..2_500).collect::<Vec<_>>(), "{threads} {flush_weight}");
+            }
         }
     }
 

@@ -494,9 +494,14 @@ fn scan_files<F: Send>(
     };
     let max = config.max_matches;
     let pace = emit.is_some();
-    // Written as merged, files reach the merge a few at a time (not 16), so
-    // memory holds about that many files' results.
-    let chunk = if pace { STREAM_CHUNK } else { scan::CHUNK };
+    // Written as merged, a worker hands its files' results to the merge as
+    // soon as they hold STREAM_FLUSH matches (files without matches still go
+    // 16 at a time), so memory holds about that many matches per worker.
+    let batching = scan::Batching {
+        claim: scan::CHUNK,
+        flush_weight: if pace { STREAM_FLUSH } else { usize::MAX },
+    };
+    let chunk = scan::CHUNK;
     let mut collector = MaxMatches {
         config,
         cancel,
@@ -538,7 +543,16 @@ fn scan_files<F: Send>(
         ahead.found(i, if let Outcome::Matched((n, _)) = &outcome { *n as u64 } else { 0 });
         outcome
     };
-    engine::run_over_in(&candidates, config.threads, chunk, cancel, work, &mut collector)?;
+    let weigh = |f: &Found<F>| f.0 as usize;
+    engine::run_over_in(
+        &candidates,
+        config.threads,
+        batching,
+        cancel,
+        work,
+        weigh,
+        &mut collector,
+    )?;
     for u in unreadable {
         collector.unreadable(u);
     }
@@ -547,8 +561,8 @@ fn scan_files<F: Send>(
 
 /// Matches a streamed scan lets the workers search ahead of the merge.
 const PACE: u64 = 20_000;
-/// Files a worker of a streamed scan takes at once.
-const STREAM_CHUNK: usize = 4;
+/// Matches after which a worker of a streamed scan hands its results over.
+const STREAM_FLUSH: usize = 1_000;
 
 /// What the workers know of the matches before a file, while they run
 /// ahead of the merge: each finished file's count, and the merge's frontier.
