@@ -543,7 +543,7 @@ fn scan_files<F: Send>(
         ahead.found(i, if let Outcome::Matched((n, _)) = &outcome { *n as u64 } else { 0 });
         outcome
     };
-    let weigh = |f: &Found<F>| f.0 as usize;
+    let weigh = |f: &Found<F>| f.0;
     engine::run_over_in(
         &candidates,
         config.threads,
