@@ -254,7 +254,7 @@ fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
         let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
         Ok(Base::Dir { abs, prefix })
     } else {
-        Ok(Base::File(Candidate { rel, abs, missing: None }))
+        Ok(Base::File(Candidate { rel, abs, missing: None, regular: meta.is_file() }))
     }
 }
 
@@ -429,7 +429,7 @@ impl LineScan {
             let path = entries[i].0.clone();
             let end = i + entries[i..].iter().take_while(|(p, _)| *p == path).count();
             let abs = self.root.join(&*path);
-            let cand = Candidate { rel: path.to_string(), abs, missing: None };
+            let cand = Candidate { rel: path.to_string(), abs, missing: None, regular: false };
             if let Ok(text) = self.reader.read(&cand) {
                 label(&path, &text, entries[i..end].iter_mut().map(|(_, e)| e));
             }
@@ -525,7 +525,7 @@ impl LineScan {
                     }
                 }
             } else if self.include.as_ref().is_none_or(|i| i.is_match(path)) {
-                vec![Candidate { rel: path.clone(), abs, missing: None }]
+                vec![Candidate { rel: path.clone(), abs, missing: None, regular: false }]
             } else {
                 vec![]
             };

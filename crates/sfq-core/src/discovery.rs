@@ -20,6 +20,10 @@ pub struct Candidate {
     pub abs: PathBuf,
     /// OS error code when a tracked file could not be found on disk.
     pub missing: Option<i32>,
+    /// Listed by the walk as a regular file (not a path named by the caller,
+    /// which may be a FIFO or a device): read without a `stat` first, a
+    /// short read being its end (see [`crate::search::load`]).
+    pub regular: bool,
 }
 
 impl Candidate {
@@ -130,7 +134,7 @@ pub fn candidates_and_dropped(
     let files = entries
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
-        .map(|e| Candidate { rel: e.path, abs: e.abs_path, missing: e.missing })
+        .map(|e| Candidate { rel: e.path, abs: e.abs_path, missing: e.missing, regular: true })
         .collect();
     Ok((files, unreadable, dropped))
 }

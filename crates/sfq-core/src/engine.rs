@@ -36,7 +36,7 @@ impl Reader {
     pub fn read_sized(&self, cand: &Candidate) -> std::result::Result<(FileText, u64), SkipReason> {
         match cand.missing_code() {
             Some(code) => Err(SkipReason::ReadError(code)),
-            None => search::load(&cand.abs, self.max_bytes, self.encoding),
+            None => search::load(&cand.abs, self.max_bytes, self.encoding, cand.regular),
         }
     }
 }

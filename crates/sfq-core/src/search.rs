@@ -206,20 +206,40 @@ pub enum HitText {
 }
 
 /// Reads and decodes the file at `path` (opened as `File::open` does, see
-/// [`crate::dirfd`]); the size comes from the opened file. `Err` is the
-/// reason it is skipped.
+/// [`crate::dirfd`]). `Err` is the reason it is skipped.
+///
+/// A `regular` file (one the walk listed as such) is read without a `stat`:
+/// one `read` of up to [`FIRST_READ`] bytes, and a read that returns fewer
+/// bytes than asked is the end of the file, as it is for a regular file
+/// (files are mostly small: one `stat` fewer per file is a tenth of a
+/// scan's system calls); only a file that fills that first read is
+/// `stat`ed, for its size. Any other path is `stat`ed first, then read to
+/// its end.
 pub fn load(
     path: &Path,
     max_bytes: u64,
     encoding: Encoding,
+    regular: bool,
 ) -> Result<(FileText, u64), SkipReason> {
-    let file = crate::dirfd::open(path).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
-    let size = file.metadata().map_err(|e| SkipReason::ReadError(io_code(&e)))?.len();
-    if size > max_bytes {
-        return Err(SkipReason::MaxFileSizeExceeded(size));
+    let mut file = crate::dirfd::open(path).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
+    let read_error = |e: std::io::Error| SkipReason::ReadError(io_code(&e));
+    let mut bytes = Vec::new();
+    let first = if regular {
+        let first = FIRST_READ.min(max_bytes.saturating_add(1));
+        bytes.reserve_exact(first as usize);
+        let n = read_spare_retrying(&mut file, &mut bytes).map_err(read_error)?;
+        (n as u64) < first
+    } else {
+        false
+    };
+    if !first {
+        // A file that filled the first read, or not known to be regular.
+        let size = file.metadata().map_err(read_error)?.len();
+        if size > max_bytes {
+            return Err(SkipReason::MaxFileSizeExceeded(size));
+        }
+        read_capped(&mut file, &mut bytes, size, max_bytes).map_err(read_error)?;
     }
-    let bytes =
-        read_capped(file, size, max_bytes).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
     if bytes.len() as u64 > max_bytes {
         let now = std::fs::metadata(path).map(|m| m.len()).unwrap_or(bytes.len() as u64);
         return Err(SkipReason::MaxFileSizeExceeded(now));
@@ -231,28 +251,42 @@ pub fn load(
     Ok((FileText::decode(bytes, encoding), size))
 }
 
-/// The bytes of `file`, whose size was `size` when it was opened: at most one
-/// byte past `max_bytes` (a file that grew since is then skipped for its
-/// size rather than read whole). One `read` of `size + 1` bytes usually
-/// does it: when it returns exactly the `size` bytes the file had, that short
-/// read is its end (as for any regular file), with no second `read` to see
-/// the end; otherwise reading goes on until the end or the cap.
-fn read_capped(mut file: std::fs::File, size: u64, max_bytes: u64) -> std::io::Result<Vec<u8>> {
+/// How much a regular file's first read asks for.
+const FIRST_READ: u64 = 64 * 1024;
+
+/// Reads the rest of `file` into `bytes` (which holds what was read so far),
+/// its size `size` when it was opened: at most one byte past `max_bytes` (a
+/// file that grew since is then skipped for its size rather than read
+/// whole). One `read` of what is left plus one byte usually does it: when
+/// it returns exactly the bytes the file had, that short read is its end
+/// (as for any regular file), with no second `read` to see the end;
+/// otherwise reading goes on until the end or the cap.
+fn read_capped(
+    file: &mut std::fs::File,
+    bytes: &mut Vec<u8>,
+    size: u64,
+    max_bytes: u64,
+) -> std::io::Result<()> {
     let limit = max_bytes.saturating_add(1);
-    let want = usize::try_from(size.saturating_add(1).min(limit)).unwrap_or(usize::MAX);
-    let mut bytes = Vec::with_capacity(want);
-    let first = loop {
-        match read_spare(&mut file, &mut bytes) {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            r => break r?,
-        }
-    };
-    if first == 0 || (first as u64 == size && first < want) {
-        return Ok(bytes);
+    let want = size.saturating_add(1).min(limit).saturating_sub(bytes.len() as u64);
+    bytes.reserve_exact(usize::try_from(want).unwrap_or(usize::MAX));
+    let n = read_spare_retrying(file, bytes)?;
+    if n == 0 || (bytes.len() as u64 == size && (n as u64) < want) {
+        return Ok(());
     }
     let rest = limit.saturating_sub(bytes.len() as u64);
-    file.take(rest).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    file.take(rest).read_to_end(bytes)?;
+    Ok(())
+}
+
+/// [`read_spare`], again when a signal interrupted it.
+fn read_spare_retrying(file: &mut std::fs::File, bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    loop {
+        match read_spare(file, bytes) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
+    }
 }
 
 /// One `read` into the spare capacity of `bytes` (no zeroing on Unix).
@@ -423,21 +457,30 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sfq-load-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let _scope = crate::dirfd::Scope::enter();
-        for len in [0usize, 1, 4095, 4096, 4097, 100_000] {
+        // Around the first read of a regular file (64 KiB) and the cap.
+        let lens = [0usize, 1, 4096, 65_535, 65_536, 65_537, 100_000, 200_000];
+        for (len, regular) in lens.iter().flat_map(|&l| [(l, true), (l, false)]) {
             let path = dir.join(format!("f{len}"));
             let body: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
             std::fs::write(&path, &body).unwrap();
-            assert_eq!(text(load(&path, 100_000, Encoding::Utf8)), (body.clone(), len as u64));
-            if len > 0 {
-                let cap = len as u64 - 1;
-                assert!(matches!(
-                    load(&path, cap, Encoding::Utf8),
-                    Err(SkipReason::MaxFileSizeExceeded(n)) if n == len as u64
-                ));
+            for cap in [len as u64, len as u64 + 1, 1 << 20] {
+                let got = text(load(&path, cap, Encoding::Utf8, regular));
+                assert_eq!(got, (body.clone(), len as u64), "{len} {regular} {cap}");
+            }
+            for cap in [0, len as u64 / 2, (len as u64).saturating_sub(1)] {
+                if len as u64 > cap {
+                    assert!(
+                        matches!(
+                            load(&path, cap, Encoding::Utf8, regular),
+                            Err(SkipReason::MaxFileSizeExceeded(n)) if n == len as u64
+                        ),
+                        "{len} {regular} {cap}"
+                    );
+                }
             }
         }
-        // Not a regular file's size: a FIFO's is 0 yet it has bytes, and
-        // reading goes on to its end.
+        // Not a regular file: a FIFO's size is 0 yet it has bytes, and
+        // reading goes on to its end (over several writes: short reads).
         #[cfg(unix)]
         {
             let fifo = dir.join("fifo");
@@ -446,9 +489,17 @@ mod tests {
             assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
             let writer = {
                 let fifo = fifo.clone();
-                std::thread::spawn(move || std::fs::write(fifo, "abc\ndef").unwrap())
+                std::thread::spawn(move || {
+                    use std::io::Write;
+                    let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                    for part in ["abc\n", "def\n", "ghi"] {
+                        f.write_all(part.as_bytes()).unwrap();
+                        f.flush().unwrap();
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                })
             };
-            assert_eq!(text(load(&fifo, 100, Encoding::Utf8)).0, "abc\ndef");
+            assert_eq!(text(load(&fifo, 100, Encoding::Utf8, false)).0, "abc\ndef\nghi");
             writer.join().unwrap();
         }
         std::fs::remove_dir_all(&dir).unwrap();

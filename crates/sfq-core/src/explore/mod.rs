@@ -319,7 +319,15 @@ impl Scope {
                             let prefix = if rel == "." { String::new() } else { format!("{rel}/") };
                             self.walk(&abs, &prefix, None, cancel)
                         } else {
-                            Ok((vec![Candidate { rel: rel.clone(), abs, missing: None }], 0))
+                            Ok((
+                                vec![Candidate {
+                                    rel: rel.clone(),
+                                    abs,
+                                    missing: None,
+                                    regular: false,
+                                }],
+                                0,
+                            ))
                         }
                     })
                 })
