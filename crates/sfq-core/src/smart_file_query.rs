@@ -8,7 +8,7 @@
 //! worker that searched it ([`run_encoded`]; see [`crate::file_view`]).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -520,7 +520,7 @@ fn scan_files<F: Send>(
             // the merge needs next never waits (its files are merged only
             // once it is done).
             while i / chunk > ahead.frontier() / chunk
-                && ahead.unmerged(i) > PACE
+                && ahead.unmerged_over(i, PACE)
                 && !ahead.ended.load(Ordering::Relaxed)
                 && !cancel.is_cancelled()
             {
@@ -532,7 +532,7 @@ fn scan_files<F: Send>(
         // hold, plus one (to know that it crosses the cap). Workers run ahead
         // of the merge, and without this each would keep every match of
         // every file it searched.
-        let before = ahead.lower_bound(i);
+        let before = ahead.lower_bound(i, max);
         if before >= max {
             // The merge stops at or before this file: it is never used.
             ahead.found(i, 0);
@@ -566,11 +566,20 @@ const STREAM_FLUSH: usize = 1_000;
 
 /// What the workers know of the matches before a file, while they run
 /// ahead of the merge: each finished file's count, and the merge's frontier.
+/// Every file asks (for its match limit, and when paced, whether to wait):
+/// running totals answer at once while the matches found anywhere stay
+/// under the cap, and the exact sum over the files between the frontier and
+/// it is taken only past that.
 struct Ahead {
     /// Per candidate, its matches once searched (`u64::MAX` before).
     counts: Vec<AtomicU64>,
     /// Candidates merged so far and the matches they held.
     merged: Mutex<(usize, u64)>,
+    /// The same two, to read without the lock (each on its own).
+    frontier: AtomicUsize,
+    merged_matches: AtomicU64,
+    /// Matches of every file searched so far, wherever it is.
+    found_total: AtomicU64,
     /// Set when the merge stopped (the cap, an error).
     ended: AtomicBool,
 }
@@ -580,17 +589,27 @@ impl Ahead {
         Ahead {
             counts: (0..n).map(|_| AtomicU64::new(u64::MAX)).collect(),
             merged: Mutex::new((0, 0)),
+            frontier: AtomicUsize::new(0),
+            merged_matches: AtomicU64::new(0),
+            found_total: AtomicU64::new(0),
             ended: AtomicBool::new(false),
         }
     }
 
     fn found(&self, i: usize, n: u64) {
         self.counts[i].store(n, Ordering::Relaxed);
+        self.found_total.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// At most the matches the files before `i` hold: those merged, plus
-    /// those searched since (files still being searched count as none).
-    fn lower_bound(&self, i: usize) -> u64 {
+    /// At most the matches the files before `i` hold, exact enough to tell
+    /// whether they reach `max`: while fewer than `max` were found in all,
+    /// the matches merged (a file may then search for a few more matches
+    /// than it can use); past that, those merged plus those searched since
+    /// in the files before `i` (files still being searched count as none).
+    fn lower_bound(&self, i: usize, max: u64) -> u64 {
+        if self.found_total.load(Ordering::Relaxed) < max {
+            return self.merged_matches.load(Ordering::Relaxed);
+        }
         let (merged, searched) = self.before(i);
         merged + searched
     }
@@ -608,16 +627,22 @@ impl Ahead {
 
     /// The first candidate not merged yet.
     fn frontier(&self) -> usize {
-        self.merged.lock().unwrap_or_else(|e| e.into_inner()).0
+        self.frontier.load(Ordering::Relaxed)
     }
 
-    /// Matches searched but not merged, in the files before `i`.
-    fn unmerged(&self, i: usize) -> u64 {
-        self.before(i).1
+    /// Whether the files before `i` hold more than `pace` matches searched
+    /// but not merged (those of all files bound them: the exact sum is
+    /// taken only when they pass `pace`).
+    fn unmerged_over(&self, i: usize, pace: u64) -> bool {
+        let found = self.found_total.load(Ordering::Relaxed);
+        found.saturating_sub(self.merged_matches.load(Ordering::Relaxed)) > pace
+            && self.before(i).1 > pace
     }
 
     fn merge(&self, i: usize, total: u64) {
         *self.merged.lock().unwrap_or_else(|e| e.into_inner()) = (i + 1, total);
+        self.frontier.store(i + 1, Ordering::Relaxed);
+        self.merged_matches.store(total, Ordering::Relaxed);
     }
 }
 
