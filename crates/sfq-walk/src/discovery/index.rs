@@ -234,8 +234,10 @@ impl Index {
         let mut key = prefix.to_vec();
         key.push(b'/');
         let start = self.lower_bound(&key);
-        let end =
-            start + self.entries[start..].iter().take_while(|e| e.path.starts_with(&key)).count();
+        // The paths under the prefix are contiguous from `start` (sorted):
+        // a binary search finds their end (a scan was linear in the entries
+        // under every directory walked, the whole index at the root).
+        let end = start + self.entries[start..].partition_point(|e| e.path.starts_with(&key));
         start..end
     }
 }
