@@ -33,6 +33,7 @@ const OTHERS: Record<string, string> = {
   '--rg': 'bench/run.mjs',
   '--rg13': 'bench/run.mjs',
   '--literal-budget': 'bench/regex.mjs',
+  '--part': 'bench/regex.mjs',
   '--targets': 'scripts/build-all.mjs',
   '--target': 'napi build',
   '--omit': 'npm install',
