@@ -42,6 +42,8 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
         })
         .unwrap_or(c.insts.len()) as u32;
     let memo = crate::memo::Plan::new(&c.insts, c.regs);
+    // After the plan: it sees the loops as `Split`s (same successors, same slots).
+    fuse_star_runs(&mut c.insts, &guards);
     Program {
         memo,
         guards,
@@ -65,6 +67,29 @@ fn thread_jumps(insts: &mut [Inst]) {
             && let Some(&split @ Inst::Split { .. }) = insts.get(to as usize)
         {
             insts[pc] = split;
+        }
+    }
+}
+
+/// `Split(body, exit)`, `RepeatOne(m, min >= 1, unbounded, greedy)` whose guard is a
+/// disjoint `One(sep)`, that `One(sep)`, `Split(body, exit)` (the threaded back edge):
+/// the loop becomes one [`Inst::StarRun`] at the first `Split`.
+fn fuse_star_runs(insts: &mut [Inst], guards: &[Option<Guard>]) {
+    for pc in 0..insts.len().saturating_sub(3) {
+        let Inst::Split { first, second: exit } = insts[pc] else { continue };
+        let body = pc as u32 + 1;
+        if first != body || exit != pc as u32 + 4 {
+            continue;
+        }
+        let Inst::RepeatOne { m, min, max: INF, greedy: true, back: false } = insts[pc + 1] else {
+            continue;
+        };
+        let Inst::One { m: sep, back: false } = insts[pc + 2] else { continue };
+        let back_edge = Inst::Split { first: body, second: exit };
+        let disjoint =
+            matches!(guards[pc + 1], Some(Guard { m: Some(g), disjoint: true }) if g == sep);
+        if min >= 1 && disjoint && matches!(insts[pc + 3], i if i == back_edge) {
+            insts[pc] = Inst::StarRun { m, min, sep, exit };
         }
     }
 }

@@ -379,6 +379,21 @@ mod tests {
     }
 
     #[test]
+    fn star_loops_over_a_run_and_a_separator_are_fused() {
+        let fused = |p: &str| {
+            let re = Regex::from_str(p, "").unwrap();
+            re.inner.program.insts.iter().any(|i| matches!(i, program::Inst::StarRun { .. }))
+        };
+        assert!(fused(r"(\w+)\s(?:\w+\s)*\1;"));
+        assert!(fused(r"^(?:\d+\.)*\d+$"));
+        assert!(fused(r"(?:\w{2,}\s)*end"));
+        // Lazy, overlapping sets, a body that can be empty, a capture in the body.
+        for p in [r"(?:\w+\s)*?end", r"(?:\w+\w)*;", r"(?:\w*\s)*;", r"(?:(\w+)\s)*\1"] {
+            assert!(!fused(p), "{p}");
+        }
+    }
+
+    #[test]
     fn basic_find() {
         let re = Regex::from_str("b+", "").unwrap();
         let t = u("abbbc");

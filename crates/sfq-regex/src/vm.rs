@@ -477,6 +477,21 @@ impl<'a> Vm<'a> {
                         pc = first;
                         true
                     }
+                    Inst::StarRun { m, min, sep, exit } => {
+                        // Each iteration: the alternative its `Split` leaves, then the body
+                        // (a run of `m`, then `sep`). The body that fails is the `Split`'s
+                        // alternative taken at once: go on at `exit` from the last start.
+                        loop {
+                            let (p, count) = self.repeat(m, pos, INF, false);
+                            fuel += u64::from(count) + 3;
+                            let next = if count >= min { self.step(sep, p, false) } else { None };
+                            let Some(n) = next else { break };
+                            push!(Frame::Alt { pc: exit, pos });
+                            pos = n;
+                        }
+                        pc = exit;
+                        true
+                    }
                     Inst::Save { reg } => {
                         set_reg!(reg, pos);
                         pc += 1;

@@ -347,3 +347,54 @@ fn inner_literal_searches_agree_with_v8() {
     assert_eq!(skipped, 0);
     assert_eq!(agree, cases.len());
 }
+
+#[test]
+fn fused_star_runs_agree_with_v8() {
+    // `(?:X+Y)*` with Y a character X never matches runs as one instruction
+    // (`StarRun`): each iteration leaves the alternative its `Split` would, a failing
+    // body goes on after the loop from the last iteration's start. Shapes that fuse
+    // (captures before and after, back references reading them, inside lookarounds
+    // and outer loops, `{2,}` runs, Unicode and case-folded sets) and near misses that
+    // must not (lazy loops, overlapping sets, nullable bodies, captures in the body).
+    let words = (0..40).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+    let texts = [
+        "foo bar baz foo;".to_string(),
+        "a b c d a; x y z".to_string(),
+        format!("{words} w3;"),
+        format!("{words} end;"),
+        "1.2.3 1.2. ..1 1..2 12.34.56x".to_string(),
+        "ab,cd,x ab,,x ,x abcx".to_string(),
+        "ab cd end a end ab c end".to_string(),
+        "\u{E9}t\u{E9} \u{1D4B3}y z \u{C9}T\u{C9} \u{1F600} q".to_string(),
+        "AB_cd_X ab_X _X x".to_string(),
+        String::new(),
+    ];
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut cases = Vec::new();
+    for p in [
+        r"(\w+)\s(?:\w+\s)*\1;",
+        r"(?:\w+\s)*(\w+)",
+        r"^(?:\d+\.)*\d+$",
+        r"(?:\d+\.)*\d+",
+        r"(?:[a-z]+,)*x",
+        r"(?:\w{2,}\s)*end",
+        r"(?:\w+\s)*?end",
+        r"(?=(?:\w+\s)*x)\w",
+        r"(?<=(?:\w+\s)*)y",
+        r"(?:(?:\w+\s)*;)+",
+        r"(?:\p{L}+\s)*\p{L}+",
+        r"(?:[a-z]+_)*X",
+        r"(?:\w+\w)*;",
+        r"(?:\w*\s)*;",
+        r"(?:(\w+)\s)*\1",
+        r"(?:a+b)*a",
+        r"((?:\w+\s)*)\1",
+    ] {
+        for f in ["", "i", "u", "iu", "m"] {
+            cases.push(Case::new(p, f, &texts));
+        }
+    }
+    let (agree, skipped, _) = check_all(&cases, "star runs", 50_000_000, &|_| false);
+    assert_eq!(skipped, 0, "no star-run case may be skipped");
+    assert_eq!(agree, cases.len());
+}
