@@ -340,6 +340,24 @@ impl<'a> Vm<'a> {
         Some(new_pos)
     }
 
+    /// Whether `inst` may succeed at `pos` (`false` only when it fails there for sure):
+    /// the check a [`Inst::StarRun`] makes before leaving an alternative at `pos`.
+    #[inline]
+    fn may_continue(&self, inst: Inst, pos: u32, regs: &[u32]) -> bool {
+        match inst {
+            Inst::One { m, back: false } => self.step(m, pos, false).is_some(),
+            Inst::Lit { start, len, back: false } => {
+                let lit = &self.prog.lits[start as usize..(start + len) as usize];
+                len <= self.len - pos && &self.text[pos as usize..(pos + len) as usize] == lit
+            }
+            Inst::BackRef { group, back: false } => {
+                let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
+                s == NONE || e == NONE || self.back_reference(s, e, pos, false).is_some()
+            }
+            _ => true,
+        }
+    }
+
     /// Runs the program anchored at `start`. On a match, `scratch.regs` holds the capture
     /// registers (0 and 1: the match).
     pub(crate) fn run(
@@ -486,7 +504,11 @@ impl<'a> Vm<'a> {
                             fuel += u64::from(count) + 3;
                             let next = if count >= min { self.step(sep, p, false) } else { None };
                             let Some(n) = next else { break };
-                            push!(Frame::Alt { pc: exit, pos });
+                            // An alternative whose first instruction fails here at once
+                            // is not left (no push, pop and dispatch for it).
+                            if self.may_continue(insts[exit as usize], pos, regs) {
+                                push!(Frame::Alt { pc: exit, pos });
+                            }
                             pos = n;
                         }
                         pc = exit;

@@ -359,6 +359,7 @@ fn fused_star_runs_agree_with_v8() {
     let words = (0..40).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
     let texts = [
         "foo bar baz foo;".to_string(),
+        "Foo bar FOO; k\u{212A} K x K;".to_string(),
         "a b c d a; x y z".to_string(),
         format!("{words} w3;"),
         format!("{words} end;"),
