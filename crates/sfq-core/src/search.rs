@@ -224,7 +224,8 @@ pub fn load(
     let mut file = crate::dirfd::open(path).map_err(|e| SkipReason::ReadError(io_code(&e)))?;
     let read_error = |e: std::io::Error| SkipReason::ReadError(io_code(&e));
     let mut bytes = Vec::new();
-    let first = if regular {
+    // Whether the first read of a regular file was all of it.
+    let whole = if regular {
         let first = FIRST_READ.min(max_bytes.saturating_add(1));
         bytes.reserve_exact(first as usize);
         let n = read_spare_retrying(&mut file, &mut bytes).map_err(read_error)?;
@@ -232,7 +233,7 @@ pub fn load(
     } else {
         false
     };
-    if !first {
+    if !whole {
         // A file that filled the first read, or not known to be regular.
         let size = file.metadata().map_err(read_error)?.len();
         if size > max_bytes {
