@@ -71,9 +71,10 @@ fn thread_jumps(insts: &mut [Inst]) {
     }
 }
 
-/// `Split(body, exit)`, `RepeatOne(m, min >= 1, unbounded, greedy)` whose guard is a
+/// `Split(body, exit)`, `RepeatOne(m, min, unbounded, greedy)` whose guard is a
 /// disjoint `One(sep)`, that `One(sep)`, `Split(body, exit)` (the threaded back edge):
-/// the loop becomes one [`Inst::StarRun`] at the first `Split`.
+/// the loop becomes one [`Inst::StarRun`] at the first `Split`. The body always
+/// advances (by its `sep`, at least).
 fn fuse_star_runs(insts: &mut [Inst], guards: &[Option<Guard>]) {
     for pc in 0..insts.len().saturating_sub(3) {
         let Inst::Split { first, second: exit } = insts[pc] else { continue };
@@ -88,7 +89,7 @@ fn fuse_star_runs(insts: &mut [Inst], guards: &[Option<Guard>]) {
         let back_edge = Inst::Split { first: body, second: exit };
         let disjoint =
             matches!(guards[pc + 1], Some(Guard { m: Some(g), disjoint: true }) if g == sep);
-        if min >= 1 && disjoint && matches!(insts[pc + 3], i if i == back_edge) {
+        if disjoint && matches!(insts[pc + 3], i if i == back_edge) {
             insts[pc] = Inst::StarRun { m, min, sep, exit };
         }
     }

@@ -387,8 +387,10 @@ mod tests {
         assert!(fused(r"(\w+)\s(?:\w+\s)*\1;"));
         assert!(fused(r"^(?:\d+\.)*\d+$"));
         assert!(fused(r"(?:\w{2,}\s)*end"));
-        // Lazy, overlapping sets, a body that can be empty, a capture in the body.
-        for p in [r"(?:\w+\s)*?end", r"(?:\w+\w)*;", r"(?:\w*\s)*;", r"(?:(\w+)\s)*\1"] {
+        assert!(fused(r"(?:\w*\s)*;"));
+        assert!(fused(r#"^(?:[^"]*")*[^"]*$"#));
+        // Lazy, overlapping sets, a capture in the body, a body that can be empty.
+        for p in [r"(?:\w+\s)*?end", r"(?:\w+\w)*;", r"(?:(\w+)\s)*\1", r"(?:\w*\s?)*;"] {
             assert!(!fused(p), "{p}");
         }
     }

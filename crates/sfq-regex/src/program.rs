@@ -64,8 +64,9 @@ pub(crate) enum Inst {
     /// A loop over one character: greedy (as many as possible, giving back one at a time)
     /// or lazy.
     RepeatOne { m: Matcher, min: u32, max: u32, greedy: bool, back: bool },
-    /// A greedy `*` loop whose body is a greedy run of `m` (at least `min`) then one
-    /// `sep` character that `m` never matches, with no captures: `(?:\w+\s)*`. The body
+    /// A greedy `*` loop whose body is a greedy run of `m` (at least `min`, maybe none)
+    /// then one `sep` character that `m` never matches, with no captures: `(?:\w+\s)*`,
+    /// `(?:[^;]*;)*`. The body
     /// matches one way or not at all, so the loop runs natively, leaving an alternative
     /// (continue at `exit`) at each iteration's start, as its `Split` would, and goes on
     /// at `exit` after the last iteration. Replaces the loop's `Split` (the body's

@@ -370,6 +370,7 @@ fn fused_star_runs_agree_with_v8() {
         "ab cd end a end ab c end".to_string(),
         "\u{E9}t\u{E9} \u{1D4B3}y z \u{C9}T\u{C9} \u{1F600} q".to_string(),
         "AB_cd_X ab_X _X x".to_string(),
+        "say \"hi\" and \"bye\" ok ,, , ,; a,b,,x \"odd".to_string(),
         String::new(),
     ];
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
@@ -391,6 +392,10 @@ fn fused_star_runs_agree_with_v8() {
         r"(?:(\w+)\s)*\1",
         r"(?:a+b)*a",
         r"((?:\w+\s)*)\1",
+        r#"^(?:[^"]*")*[^"]*$"#,
+        r"(?:[^,]*,)*x",
+        r"(?:\s*,)*;",
+        r"(?:\w*\s?)*;",
     ];
     all_agree("star runs", &patterns, &["", "i", "u", "iu", "m"], &texts);
 }
