@@ -82,14 +82,14 @@ mod imp {
             }
             match c.dir.as_mut() {
                 Some((p, handle)) if p.as_os_str() == parent.as_os_str() => {
-                    if handle.is_none() {
-                        *handle = Some(open_at(
+                    let dir = match handle {
+                        Some(dir) => dir,
+                        None => handle.insert(open_at(
                             libc::AT_FDCWD,
                             parent.as_os_str().as_bytes(),
                             libc::O_PATH | libc::O_DIRECTORY,
-                        )?);
-                    }
-                    let Some(dir) = handle.as_ref() else { return File::open(path) };
+                        )?),
+                    };
                     open_at(dir.as_raw_fd(), name.as_bytes(), libc::O_RDONLY).map(File::from)
                 }
                 _ => {

@@ -201,8 +201,7 @@ where
             }
             slot.1 |= last;
             loop {
-                let (results, done) = std::mem::take(&mut ring[want % window]);
-                let finished = done;
+                let (results, finished) = std::mem::take(&mut ring[want % window]);
                 if finished {
                     want += 1;
                     consumed.store(want, Ordering::Release);

@@ -497,11 +497,12 @@ fn scan_files<F: Send>(
     // Written as merged, a worker hands its files' results to the merge as
     // soon as they hold STREAM_FLUSH matches (files without matches still go
     // 16 at a time), so memory holds about that many matches per worker.
-    let batching = scan::Batching {
-        claim: scan::CHUNK,
-        flush_weight: if pace { STREAM_FLUSH } else { usize::MAX },
-    };
     let chunk = scan::CHUNK;
+    let batching = if pace {
+        scan::Batching { claim: chunk, flush_weight: STREAM_FLUSH }
+    } else {
+        scan::Batching::whole(chunk)
+    };
     let mut collector = MaxMatches {
         config,
         cancel,

@@ -340,16 +340,27 @@ impl<'a> Vm<'a> {
         Some(new_pos)
     }
 
+    /// The literal `lits[start..start + len]` after `pos` (`back`: before it): the
+    /// position past it.
+    #[inline]
+    fn lit_at(&self, start: u32, len: u32, pos: u32, back: bool) -> Option<u32> {
+        let lit = &self.prog.lits[start as usize..(start + len) as usize];
+        let t = self.text;
+        if back {
+            (pos >= len && &t[(pos - len) as usize..pos as usize] == lit).then(|| pos - len)
+        } else {
+            (len <= self.len - pos && &t[pos as usize..(pos + len) as usize] == lit)
+                .then(|| pos + len)
+        }
+    }
+
     /// Whether `inst` may succeed at `pos` (`false` only when it fails there for sure):
     /// the check a [`Inst::StarRun`] makes before leaving an alternative at `pos`.
     #[inline]
     fn may_continue(&self, inst: Inst, pos: u32, regs: &[u32]) -> bool {
         match inst {
             Inst::One { m, back: false } => self.step(m, pos, false).is_some(),
-            Inst::Lit { start, len, back: false } => {
-                let lit = &self.prog.lits[start as usize..(start + len) as usize];
-                len <= self.len - pos && &self.text[pos as usize..(pos + len) as usize] == lit
-            }
+            Inst::Lit { start, len, back: false } => self.lit_at(start, len, pos, false).is_some(),
             Inst::BackRef { group, back: false } => {
                 let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
                 s == NONE || e == NONE || self.back_reference(s, e, pos, false).is_some()
@@ -444,27 +455,14 @@ impl<'a> Vm<'a> {
                         }
                         None => false,
                     },
-                    Inst::Lit { start: ls, len, back } => {
-                        let lit = &prog.lits[ls as usize..(ls + len) as usize];
-                        let t = self.text;
-                        if back {
-                            if pos >= len && &t[(pos - len) as usize..pos as usize] == lit {
-                                pos -= len;
-                                pc += 1;
-                                true
-                            } else {
-                                false
-                            }
-                        } else if len <= self.len - pos
-                            && &t[pos as usize..(pos + len) as usize] == lit
-                        {
-                            pos += len;
+                    Inst::Lit { start: ls, len, back } => match self.lit_at(ls, len, pos, back) {
+                        Some(p) => {
+                            pos = p;
                             pc += 1;
                             true
-                        } else {
-                            false
                         }
-                    }
+                        None => false,
+                    },
                     Inst::StartOfInput => {
                         pc += 1;
                         pos == 0
@@ -642,14 +640,7 @@ impl<'a> Vm<'a> {
                     }
                     Inst::LookLit { start: ls, len, behind, negative } => {
                         pc += 1;
-                        let lit = &prog.lits[ls as usize..(ls + len) as usize];
-                        let t = self.text;
-                        let found = if behind {
-                            pos >= len && &t[(pos - len) as usize..pos as usize] == lit
-                        } else {
-                            len <= self.len - pos && &t[pos as usize..(pos + len) as usize] == lit
-                        };
-                        found != negative
+                        self.lit_at(ls, len, pos, behind).is_some() != negative
                     }
                     Inst::BackRef { group, back } => {
                         let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
