@@ -51,10 +51,12 @@ pub const CHUNK: usize = 16;
 
 /// Runs `work` over `items` on `threads` threads and feeds the results to
 /// `consume` in item order until it returns [`Flow::Stop`] or the items run
-/// out. Workers take items one at a time and never run more than a window of
-/// items ahead of the consumer, so an early stop wastes little work; the
-/// consumer runs on the calling thread while the workers go on (no barrier
-/// between batches). Cancellation stops the workers and is reported.
+/// out. Workers take items a chunk at a time and never run more than a
+/// window of items ahead of the consumer, so an early stop wastes little
+/// work; the calling thread is one of the `threads`: it works chunks too
+/// and consumes, in order, what the others handed over in between (no
+/// barrier between batches, and no thread that only waits to be woken).
+/// Cancellation stops the workers and is reported.
 pub fn ordered<'a, I, T, W, C>(
     items: &'a [I],
     threads: usize,
@@ -120,10 +122,13 @@ where
         }
         return Ok(());
     }
-    let pool = pool(threads)?;
+    // The calling thread is one of the `threads`: it searches too, and
+    // consumes what the others hand over between its own chunks, so it is
+    // not a third thread woken for every message on a machine of two cores.
+    let pool = pool(threads - 1)?;
     // Items are claimed in chunks (one message per chunk keeps the consumer
-    // from waking for every small file) and at most `window` chunks ahead of
-    // the consumer.
+    // from handling every small file on its own) and at most `window` chunks
+    // ahead of the consumer.
     let chunk = batching.claim.max(1);
     let chunks = items.len().div_ceil(chunk);
     // The same number of items ahead whatever the chunk size.
@@ -131,14 +136,16 @@ where
     let next = AtomicUsize::new(0);
     let consumed = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let range = |c: usize| c * chunk..(c * chunk + chunk).min(items.len());
     // (chunk, results, whether they end the chunk): a chunk's parts come
     // from one worker, so they arrive in order.
     let (tx, rx) = mpsc::channel::<(usize, Vec<T>, bool)>();
     let mut outcome = Ok(());
     pool.in_place_scope(|scope| {
-        for _ in 0..threads {
+        for _ in 1..threads {
             let tx = tx.clone();
-            let (next, consumed, stop, work, weigh) = (&next, &consumed, &stop, &work, &weigh);
+            let (next, consumed, stop, work, weigh, range) =
+                (&next, &consumed, &stop, &work, &weigh, &range);
             scope.spawn(move |_| {
                 // A panicking worker never sends its chunk: stop the others,
                 // which could otherwise wait for the window forever (the
@@ -161,17 +168,18 @@ where
                         }
                         std::thread::sleep(Duration::from_micros(200));
                     }
-                    let end = (c * chunk + chunk).min(items.len());
-                    let mut out = Vec::with_capacity(end - c * chunk);
+                    let range = range(c);
+                    let last = range.end;
+                    let mut out = Vec::with_capacity(range.len());
                     let mut weight = 0usize;
-                    for (k, item) in items[c * chunk..end].iter().enumerate() {
+                    for k in range {
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        let r = work(item);
+                        let r = work(&items[k]);
                         weight = weight.saturating_add(weigh(&r));
                         out.push(r);
-                        if weight >= batching.flush_weight && c * chunk + k + 1 < end {
+                        if weight >= batching.flush_weight && k + 1 < last {
                             if tx.send((c, std::mem::take(&mut out), false)).is_err() {
                                 return;
                             }
@@ -187,46 +195,132 @@ where
         drop(tx);
         // A panicking consumer must release the workers too.
         let _guard = StopOnPanic(&stop);
-        // Chunks arrive in any order; `ring[c % window]` holds the parts of
-        // chunk c received before its turn (c is always within the window
-        // of the next one wanted), and whether the last one came.
-        let mut ring: Vec<(Vec<T>, bool)> = (0..window).map(|_| (Vec::new(), false)).collect();
-        let mut want = 0;
-        'receive: for (c, results, last) in rx.iter() {
-            let slot = &mut ring[c % window];
-            if slot.0.is_empty() {
-                slot.0 = results;
-            } else {
-                slot.0.extend(results);
-            }
-            slot.1 |= last;
+        let _dirs = crate::dirfd::Scope::enter();
+        let _consumer = ConsumerThread::enter();
+        let mut ring = Ring::new(window);
+        outcome = (|| {
             loop {
-                let (results, finished) = std::mem::take(&mut ring[want % window]);
-                if finished {
-                    want += 1;
-                    consumed.store(want, Ordering::Release);
+                while let Ok((c, results, last)) = rx.try_recv() {
+                    ring.put(c, results, last);
                 }
-                for r in results {
-                    match consume(r) {
-                        Ok(Flow::Continue) => {}
-                        Ok(Flow::Stop) => break 'receive,
-                        Err(e) => {
-                            outcome = Err(e);
-                            break 'receive;
+                if ring.consume(&mut consume)? == Flow::Stop {
+                    return Ok(());
+                }
+                consumed.store(ring.want, Ordering::Release);
+                if ring.want == chunks {
+                    return Ok(());
+                }
+                // A chunk of our own while one is free within the window;
+                // otherwise wait for what the others hand over.
+                let free = next.load(Ordering::Relaxed);
+                if free < chunks && free < ring.want + window && !cancel.is_cancelled() {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c < chunks {
+                        // Claimed past the window by a race: its slot is
+                        // free once the chunks before it are consumed.
+                        while c >= ring.want + window {
+                            let Ok((c, results, last)) = rx.recv() else { return Ok(()) };
+                            ring.put(c, results, last);
+                            if ring.consume(&mut consume)? == Flow::Stop {
+                                return Ok(());
+                            }
+                            consumed.store(ring.want, Ordering::Release);
                         }
+                        let mut out = Vec::with_capacity(range(c).len());
+                        for k in range(c) {
+                            if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
+                                return Ok(());
+                            }
+                            out.push(work(&items[k]));
+                        }
+                        ring.put(c, out, true);
                     }
+                    continue;
                 }
-                if !finished {
-                    break;
-                }
+                // Every sender gone: the workers ended (cancelled, or a
+                // panic that the scope will raise).
+                let Ok((c, results, last)) = rx.recv() else { return Ok(()) };
+                ring.put(c, results, last);
             }
-        }
+        })();
         // Stop the workers (one sending afterwards fails).
         stop.store(true, Ordering::Relaxed);
     });
     outcome?;
     // Workers stop early only when cancelled or stopped.
     cancel.check()
+}
+
+/// The results of the chunks within the window, waiting for their turn:
+/// `slots[c % window]` holds the parts of chunk c received so far and
+/// whether the last one came (c is always within the window of the next
+/// one wanted).
+struct Ring<T> {
+    slots: Vec<(Vec<T>, bool)>,
+    /// The next chunk to consume.
+    want: usize,
+}
+
+impl<T> Ring<T> {
+    fn new(window: usize) -> Ring<T> {
+        Ring { slots: (0..window).map(|_| (Vec::new(), false)).collect(), want: 0 }
+    }
+
+    fn put(&mut self, c: usize, results: Vec<T>, last: bool) {
+        let window = self.slots.len();
+        let slot = &mut self.slots[c % window];
+        if slot.0.is_empty() {
+            slot.0 = results;
+        } else {
+            slot.0.extend(results);
+        }
+        slot.1 |= last;
+    }
+
+    /// Feeds `consume` everything that can go in order now.
+    fn consume(&mut self, consume: &mut impl FnMut(T) -> Result<Flow>) -> Result<Flow> {
+        loop {
+            let window = self.slots.len();
+            let (results, finished) = std::mem::take(&mut self.slots[self.want % window]);
+            if finished {
+                self.want += 1;
+            }
+            for r in results {
+                if consume(r)? == Flow::Stop {
+                    return Ok(Flow::Stop);
+                }
+            }
+            if !finished {
+                return Ok(Flow::Continue);
+            }
+        }
+    }
+}
+
+thread_local! {
+    static CONSUMING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the thread consuming an [`ordered_in`] scan while it lives.
+struct ConsumerThread(bool);
+
+impl ConsumerThread {
+    fn enter() -> ConsumerThread {
+        ConsumerThread(CONSUMING.with(|c| c.replace(true)))
+    }
+}
+
+impl Drop for ConsumerThread {
+    fn drop(&mut self) {
+        CONSUMING.with(|c| c.set(self.0));
+    }
+}
+
+/// Whether this thread is the one consuming the [`ordered_in`] scan it
+/// works for (it works items between consuming): an item's `work` must
+/// never wait there for the consumer to catch up, as other workers may.
+pub fn on_consumer_thread() -> bool {
+    CONSUMING.with(|c| c.get())
 }
 
 /// Sets the flag when dropped during a panic.

@@ -514,12 +514,13 @@ fn scan_files<F: Send>(
     };
     let work = |c: &Candidate| {
         let i = index(c);
-        if pace {
+        if pace && !scan::on_consumer_thread() {
             // Written as merged: a worker waits while the files searched
             // ahead of the merge hold more than PACE matches, so memory holds
             // about one chunk's results beyond them. The worker of the chunk
             // the merge needs next never waits (its files are merged only
-            // once it is done).
+            // once it is done), nor does the thread that merges (it would
+            // wait for itself).
             while i / chunk > ahead.frontier() / chunk
                 && ahead.unmerged_over(i, PACE)
                 && !ahead.ended.load(Ordering::Relaxed)
@@ -818,6 +819,33 @@ mod tests {
             format!(r#"{{"regex":"a\\w*|\\uD83D","cwd":{:?}{extra}}}"#, root.to_str().unwrap());
         let raw = RawOptions::parse("smartFileQuery", &json, OPTION_NAMES).unwrap();
         SfqConfig::from_options(&raw, None).unwrap()
+    }
+
+    /// A streamed scan paces its workers by the matches not yet merged
+    /// (PACE), and the thread that merges also searches: with far more
+    /// matches than PACE it ends, with the bytes of the whole payload.
+    #[test]
+    fn a_paced_stream_ends_with_the_whole_payload_whatever_the_thread_count() {
+        let dir = std::env::temp_dir().join(format!("sfq-paced-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for i in 0..200 {
+            let body = format!("{}\n", vec!["aa ab ac"; 100 + i % 50].join("\n"));
+            std::fs::write(dir.join(format!("f{i:03}.txt")), body).unwrap();
+        }
+        let root = std::fs::canonicalize(&dir).unwrap();
+        for threads in [1, 2, 3, 5] {
+            let c = config(&root, &format!(r#","maxMatches":1000000,"threads":{threads}"#));
+            let cancel = Cancel::default();
+            let Encoded::Json(bytes) = run_encoded(&c, &cancel, Format::Json).unwrap() else {
+                panic!("json")
+            };
+            let mut streamed = Vec::new();
+            write_json(&c, &cancel, &mut streamed).unwrap();
+            assert!(streamed == bytes, "threads {threads}");
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains(r#""totalMatches":74700"#), "threads {threads}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The payload serialised file by file in the workers (both formats)
