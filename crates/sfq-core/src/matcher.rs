@@ -52,8 +52,10 @@ pub struct Matcher {
     /// `u` or `v`: a zero-length match advances by a code point, not a code unit.
     full_unicode: bool,
     /// Scratch space of finished searches, reused by the next ones (a file
-    /// search would otherwise build the fast path's caches anew).
-    caches: std::sync::Mutex<Vec<Cache>>,
+    /// search would otherwise build the fast path's caches anew). Boxed:
+    /// a cache is large, and it moves in and out of the pool for every file.
+    #[allow(clippy::vec_box)] // the box is what moves, not the cache
+    caches: std::sync::Mutex<Vec<Box<Cache>>>,
     /// The backtracking engine's time per file (`regexTimeoutMs`).
     timeout: Duration,
 }
@@ -120,7 +122,7 @@ impl Matcher {
                     .lock()
                     .ok()
                     .and_then(|mut c| c.pop())
-                    .unwrap_or_else(|| self.fast.create_cache()),
+                    .unwrap_or_else(|| Box::new(self.fast.create_cache())),
             ),
             units: Vec::new(),
         }
@@ -146,7 +148,7 @@ pub struct LineSearch<'a> {
     budget: Budget<'a>,
     /// Always `Some` until the search is dropped (then it goes back to the
     /// matcher's pool).
-    cache: Option<Cache>,
+    cache: Option<Box<Cache>>,
     /// The current line in UTF-16 for the exact engine (reused).
     units: Vec<u16>,
 }
@@ -165,7 +167,7 @@ impl Drop for LineSearch<'_> {
 impl LineSearch<'_> {
     fn cache(&mut self) -> &mut Cache {
         let fast = &self.matcher.fast;
-        self.cache.get_or_insert_with(|| fast.create_cache())
+        self.cache.get_or_insert_with(|| Box::new(fast.create_cache()))
     }
 
     /// The byte offset of the next place at or after `from` (a line start)
@@ -186,7 +188,7 @@ impl LineSearch<'_> {
     ) -> std::result::Result<(), BudgetExceeded> {
         let fast = &self.matcher.fast;
         if !fast.needs_exact(line) {
-            let cache = self.cache.get_or_insert_with(|| fast.create_cache());
+            let cache = self.cache.get_or_insert_with(|| Box::new(fast.create_cache()));
             fast.for_each_match_with(cache, line, |start, end| f(LineMatch::Utf8 { start, end }));
             return Ok(());
         }
@@ -211,7 +213,8 @@ impl LineSearch<'_> {
         f: &mut dyn FnMut(usize, usize) -> bool,
     ) -> std::result::Result<(), BudgetExceeded> {
         let fast = &self.matcher.fast;
-        fast.for_each_match_with(self.cache.get_or_insert_with(|| fast.create_cache()), text, f);
+        let cache = self.cache.get_or_insert_with(|| Box::new(fast.create_cache()));
+        fast.for_each_match_with(cache, text, f);
         Ok(())
     }
 
