@@ -39,6 +39,16 @@ describe('findFiles', () => {
     ]);
   });
 
+  it('gives the same sizes whether the files are stated during the walk (large maxResults) or after it (small)', () => {
+    const few = findFilesSync({ cwd: repo, pattern: '**/*', maxResults: 2000 });
+    const many = findFilesSync({ cwd: repo, pattern: '**/*', maxResults: 100000 });
+    expect(few.length).toBeGreaterThan(8);
+    expect(many).toEqual(few);
+    expect(few.find((f) => f.path === 'src/deep/c.ts')).toEqual({ path: 'src/deep/c.ts', type: 'file', size: 3 });
+    expect(few.filter((f) => f.type === 'file').every((f) => typeof f.size === 'number')).toBe(true);
+    expect(few.filter((f) => f.type === 'dir').every((f) => !('size' in f))).toBe(true);
+  });
+
   it('matches a pattern with a slash against the whole path, directories included', () => {
     // picomatch: `src/**` also matches `src` itself.
     expect(findFilesSync({ cwd: repo, pattern: 'src/**' }).map((f) => [f.path, f.type])).toEqual([

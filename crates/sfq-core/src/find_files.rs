@@ -82,7 +82,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         dirs: true,
         hidden: true,
         ignore_files: true,
-        metadata: true,
+        metadata: max > discovery::STAT_DURING_WALK_ABOVE,
         threads,
     };
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
@@ -99,7 +99,10 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         }
         let path = if prefix.is_empty() { e.path } else { format!("{prefix}{}", e.path) };
         let (kind, size) = match e.kind {
-            EntryKind::File => ("file", e.size),
+            EntryKind::File if profile.metadata => ("file", e.size),
+            EntryKind::File => {
+                ("file", std::fs::symlink_metadata(&e.abs_path).ok().map(|m| m.len()))
+            }
             _ => ("dir", None),
         };
         found.push(Found { path, kind, size });

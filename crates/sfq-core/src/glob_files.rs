@@ -120,8 +120,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         dirs: false,
         hidden,
         ignore_files: true,
-        // A large page is stat'ed by the parallel walk; a small one after it.
-        metadata: offset.saturating_add(max) > 2_000,
+        metadata: offset.saturating_add(max) > discovery::STAT_DURING_WALK_ABOVE,
         threads: raw.threads()?,
     };
     let started = std::time::Instant::now();
