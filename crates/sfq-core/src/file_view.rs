@@ -270,7 +270,19 @@ impl FileView<'_> {
         /// they are first read.
         const LAZY_MATCHES: usize = 16;
         let lines_shown = self.spans.len() + self.hits.len();
-        let mut w = Writer::with_capacity(16 + self.hits.len() * 16 + lines_shown * 2, 64);
+        // The lines shown, in code units: at most their sum, and at most the
+        // text from the first to the last (a line shown twice is written once).
+        let (sum, first, last) = (self.contexts.iter().map(|c| c.3))
+            .chain(self.spans.iter().copied())
+            .fold((0, usize::MAX, 0), |(sum, first, last), s| {
+                (sum + (s.end - s.start), first.min(s.start), last.max(s.end))
+            });
+        let units = self.path.len() + sum.min(last.saturating_sub(first)) + 64;
+        let mut w = Writer::with_capacity(
+            16 + self.hits.len() * 16 + lines_shown * 2,
+            lines_shown + 2,
+            units,
+        );
         let file_shape =
             w.shape(if self.include_content { &FILE_KEYS_WITH_CONTENT } else { &FILE_KEYS });
         let match_shape = w.shape(&MATCH_KEYS);

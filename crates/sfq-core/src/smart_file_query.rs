@@ -469,12 +469,16 @@ impl<F> MaxMatches<'_, '_, F> {
 
 /// Discovers the candidates and searches them on the worker pool. Each
 /// matched file goes through `encode` in the worker that searched it, so
-/// serialising runs in parallel and the typed value is freed there.
+/// serialising runs in parallel and the typed value is freed there. Merged
+/// files go to `emit` when given (else into the result), and with `pace`
+/// the workers keep few matches ahead of the merge (the output is being
+/// written as merged, and memory should hold little more than it).
 fn scan_files<F: Send>(
     config: &SfqConfig,
     cancel: &Cancel,
     encode: impl Fn(&FileView) -> Result<F> + Sync,
     emit: Option<&mut dyn FnMut(F) -> Result<()>>,
+    pace: bool,
 ) -> Result<Scanned<F>> {
     let profile = DiscoveryProfile {
         prune_names: config.excludes.prune_names(),
@@ -493,7 +497,6 @@ fn scan_files<F: Send>(
             / std::mem::size_of::<Candidate>().max(1)
     };
     let max = config.max_matches;
-    let pace = emit.is_some();
     // Written as merged, a worker hands its files' results to the merge as
     // soon as they hold STREAM_FLUSH matches (files without matches still go
     // 16 at a time), so memory holds about that many matches per worker.
@@ -673,7 +676,7 @@ impl SfqConfig {
 
 /// Runs the query: the typed payload.
 pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
-    let s = scan_files(config, cancel, |f| Ok(f.to_result()), None)?;
+    let s = scan_files(config, cancel, |f| Ok(f.to_result()), None, false)?;
     let hint = config.hint_for(&s.aggregate);
     Ok(Payload {
         query: config.echo(),
@@ -695,7 +698,7 @@ const PAYLOAD_KEYS_WITH_HINT: [&str; 5] = ["query", "results", "skipped", "aggre
 pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Result<Encoded> {
     match format {
         Format::Json => {
-            let s = scan_files(config, cancel, |f| json(f), None)?;
+            let s = scan_files(config, cancel, |f| json(f), None, false)?;
             let mut out =
                 Vec::with_capacity(s.results.iter().map(|r| r.len() + 1).sum::<usize>() + 4096);
             out.extend_from_slice(b"{\"query\":");
@@ -719,15 +722,26 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             Ok(Encoded::Json(out))
         }
         Format::Compact => {
-            let s = scan_files(config, cancel, |f| Ok(f.to_compact()), None)?;
+            // Each file is spliced in as it is merged, while the workers go
+            // on, not after the scan: the payload's keys (with a hint or
+            // not) and the results' length are filled in at the end.
             let mut asm = Assembler::new();
-            let hint = config.hint_for(&s.aggregate);
-            asm.object(if hint.is_some() { &PAYLOAD_KEYS_WITH_HINT } else { &PAYLOAD_KEYS });
+            let payload = asm.begin_object();
             asm.serialize(&config.echo()).map_err(|e| internal(&e))?;
-            asm.array(s.results.len());
-            for r in s.results {
-                asm.splice(r);
-            }
+            let results = asm.begin_array();
+            let mut files = 0;
+            let mut splice = |file: crate::transport::Compact| -> Result<()> {
+                asm.splice(file);
+                files += 1;
+                Ok(())
+            };
+            let s = scan_files(config, cancel, |f| Ok(f.to_compact()), Some(&mut splice), false)?;
+            asm.end_array(results, files);
+            let hint = config.hint_for(&s.aggregate);
+            asm.end_object(
+                payload,
+                if hint.is_some() { &PAYLOAD_KEYS_WITH_HINT } else { &PAYLOAD_KEYS },
+            );
             asm.serialize(&s.skipped).map_err(|e| internal(&e))?;
             asm.serialize(&s.aggregate).map_err(|e| internal(&e))?;
             if let Some(hint) = hint {
@@ -769,7 +783,7 @@ pub fn write_json(
         }
         out.write_all(&file).map_err(written)
     };
-    let s = scan_files(config, cancel, |f| json(f), Some(&mut emit))?;
+    let s = scan_files(config, cancel, |f| json(f), Some(&mut emit), true)?;
     if !started {
         out.write_all(b"{\"query\":").map_err(written)?;
         out.write_all(&echo).map_err(written)?;

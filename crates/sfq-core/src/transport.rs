@@ -68,12 +68,15 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// A writer with room for about `ops` operations and `units` string units.
-    pub fn with_capacity(ops: usize, units: usize) -> Writer {
+    /// A writer with room for about `ops` operations, and `strings` strings
+    /// of `units` code units in all (a buffer grown a dozen times is a
+    /// dozen reallocations, under the allocator's lock).
+    pub fn with_capacity(ops: usize, strings: usize, units: usize) -> Writer {
         Writer {
             out: Compact {
                 ops: Vec::with_capacity(ops),
                 strings: Vec::with_capacity(units),
+                ends: Vec::with_capacity(strings),
                 ..Compact::default()
             },
         }
@@ -178,6 +181,32 @@ impl Assembler {
     /// Starts an array of `len` elements: the next `len` values.
     pub fn array(&mut self, len: usize) {
         self.out.ops.extend([ARRAY, len as u32]);
+    }
+
+    /// Starts an object whose keys are known only once its values are
+    /// written: [`Assembler::end_object`] gives them.
+    pub fn begin_object(&mut self) -> usize {
+        self.out.ops.extend([OBJECT, 0]);
+        self.out.ops.len() - 1
+    }
+
+    /// Gives the keys of the object started at `at` by
+    /// [`Assembler::begin_object`].
+    pub fn end_object(&mut self, at: usize, keys: &[&'static str]) {
+        self.out.ops[at] = self.shape_id(keys);
+    }
+
+    /// Starts an array whose length is known only once its elements are
+    /// written: [`Assembler::end_array`] gives it.
+    pub fn begin_array(&mut self) -> usize {
+        self.out.ops.extend([ARRAY, 0]);
+        self.out.ops.len() - 1
+    }
+
+    /// Gives the length of the array started at `at` by
+    /// [`Assembler::begin_array`].
+    pub fn end_array(&mut self, at: usize, len: usize) {
+        self.out.ops[at] = len as u32;
     }
 
     /// Serialises `value` and appends it.
