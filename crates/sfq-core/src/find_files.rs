@@ -12,6 +12,7 @@ use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::RawOptions;
 use crate::paths::{resolve_inside, resolve_root};
+use crate::transport::{Compact, Writer};
 
 /// Options of `findFiles`.
 pub const OPTION_NAMES: &[&str] = &["pattern", "path", "maxResults", "cwd", "timeoutMs", "threads"];
@@ -31,6 +32,29 @@ pub struct Found {
     /// Size in bytes (files only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
+}
+
+/// `findFiles`' entries in the compact transport, written directly (a
+/// listing of 50,000 entries spent 10 ms in the generic serialiser, most of
+/// it finding each object's shape by its keys).
+pub fn to_compact(found: &[Found]) -> Compact {
+    let units = found.iter().map(|f| f.path.len()).sum::<usize>();
+    let mut w = Writer::with_capacity(2 + found.len() * 8, found.len() + 2, units);
+    let sized = w.shape(&["path", "type", "size"]);
+    let bare = w.shape(&["path", "type"]);
+    let file = w.add_str("file");
+    let dir = w.add_str("dir");
+    w.array(found.len());
+    for f in found {
+        w.object(if f.size.is_some() { sized } else { bare });
+        let path = w.add_str(&f.path);
+        w.string(path);
+        w.string(if f.kind == "dir" { dir } else { file });
+        if let Some(size) = f.size {
+            w.number(size);
+        }
+    }
+    w.finish()
 }
 
 /// Prunes the walk to directories that match the pattern or can hold a match.
@@ -111,4 +135,27 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         }
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::{to_compact as generic, to_json_value};
+
+    /// The direct encoding decodes to what the generic serialiser gives.
+    #[test]
+    fn the_direct_compact_form_equals_the_generic_one() {
+        let found = [
+            Found { path: "a".into(), kind: "dir", size: None },
+            Found { path: "a/b.ts".into(), kind: "file", size: Some(12) },
+            Found { path: "a/gone.ts".into(), kind: "file", size: None },
+            Found { path: "a/é 😀.md".into(), kind: "file", size: Some(5_000_000_000) },
+            Found { path: "z".into(), kind: "dir", size: None },
+        ];
+        for n in [0, 1, found.len()] {
+            let direct = to_json_value(&to_compact(&found[..n]));
+            assert_eq!(direct, to_json_value(&generic(&&found[..n]).unwrap()), "{n}");
+            assert_eq!(direct, serde_json::to_value(&found[..n]).unwrap(), "{n}");
+        }
+    }
 }

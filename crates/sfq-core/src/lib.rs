@@ -183,9 +183,10 @@ pub fn query_encoded(
     };
     Ok(match format {
         Format::Json => Encoded::Json(serde_json::to_vec(&output).map_err(|e| internal(&e))?),
-        Format::Compact => {
-            Encoded::Compact(transport::to_compact(&output).map_err(|e| internal(&e))?)
-        }
+        Format::Compact => match &output {
+            Output::Found(found) => Encoded::Compact(find_files::to_compact(found)),
+            _ => Encoded::Compact(transport::to_compact(&output).map_err(|e| internal(&e))?),
+        },
     })
 }
 
