@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../lib/args.mjs';
 import { OUTLINE_USAGE } from '../lib/cli/outline.mjs';
+import { SUBCOMMAND_NAMES } from '../lib/cli/names.mjs';
 import { SUBCOMMANDS } from '../lib/cli/registry.mjs';
 import { makeTree } from './helpers/tree';
 
@@ -81,6 +82,8 @@ describe('subcommands', () => {
       }
     }
     expect(new Set(SUBCOMMANDS.map((c) => c.name)).size).toBe(SUBCOMMANDS.length);
+    // The dispatcher's list of words (it loads the registry only for one of them).
+    expect(SUBCOMMAND_NAMES).toEqual(SUBCOMMANDS.map((c) => c.name));
   });
 
   it('outline still reports bad command lines with its usage', () => {

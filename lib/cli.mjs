@@ -3,12 +3,11 @@
 // remaining words; anything else is seed 000's documented command
 // (lib/cli/query.mjs), unchanged.
 
+import { SUBCOMMAND_NAMES } from './cli/names.mjs';
 import query from './cli/query.mjs';
-import { findSubcommand } from './cli/registry.mjs';
 
 export { processIo } from './cli/io.mjs';
 export { summaryOf, warnings } from './cli/query.mjs';
-export { OUTLINE_USAGE } from './cli/outline.mjs';
 
 /**
  * Runs the CLI. Returns the exit code; writes through `io` (awaiting
@@ -17,8 +16,10 @@ export { OUTLINE_USAGE } from './cli/outline.mjs';
  * @param {{ stdout: (s: string | Uint8Array) => void | Promise<void>, stderr: (s: string) => void }} io
  */
 export async function main(argv, io) {
-  const command = argv.length > 0 ? findSubcommand(argv[0]) : undefined;
-  if (command === undefined) return query.run(argv, io);
+  if (argv.length === 0 || !SUBCOMMAND_NAMES.includes(argv[0])) return query.run(argv, io);
+  // The subcommands' modules load only when one is asked for.
+  const { findSubcommand } = await import('./cli/registry.mjs');
+  const command = findSubcommand(argv[0]);
   const rest = argv.slice(1);
   // Every subcommand answers `--help` / `-h` as its first word.
   if (rest[0] === '--help' || rest[0] === '-h') {

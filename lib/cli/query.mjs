@@ -5,7 +5,6 @@
 
 import { QUERY_OPTIONS, USAGE, UsageError, parseQueryArgs } from '../args.mjs';
 import { flagMessage, native, packageVersion, usageFailure } from './common.mjs';
-import { helpSection } from './registry.mjs';
 
 // Every option the command line can send has a flag of the same name.
 const FLAGS = Object.fromEntries(QUERY_OPTIONS.map((name) => [name, `--${name}`]));
@@ -56,6 +55,7 @@ async function run(argv, io) {
   }
   if (parsed.help) {
     // The usage printed after an error stays seed 000's; --help adds the subcommands.
+    const { helpSection } = await import('./registry.mjs');
     await io.stdout(`${USAGE}${helpSection()}`);
     return 0;
   }

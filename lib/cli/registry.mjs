@@ -4,8 +4,10 @@
 // (name: the word; summary: one line for the top-level --help; usage: the
 // text for `smart-file-query <name> --help`, ending in a newline; run: gets
 // the words after the name and writes through io.stdout / io.stderr, awaiting
-// io.stdout so that a closed stdout stops it), then import it below and add it
-// to SUBCOMMANDS. Without a subcommand word, lib/cli/query.mjs (seed 000) runs.
+// io.stdout so that a closed stdout stops it), then import it below, add it
+// to SUBCOMMANDS and its word to lib/cli/names.mjs (the dispatcher loads this
+// module only for those words). Without a subcommand word, lib/cli/query.mjs
+// (seed 000) runs.
 
 import mcp from './mcp.mjs';
 import outline from './outline.mjs';
