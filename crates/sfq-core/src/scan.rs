@@ -219,8 +219,8 @@ where
                         // Claimed past the window by a race: its slot is
                         // free once the chunks before it are consumed.
                         while c >= ring.want + window {
-                            let Ok((c, results, last)) = rx.recv() else { return Ok(()) };
-                            ring.put(c, results, last);
+                            let Ok((other, results, last)) = rx.recv() else { return Ok(()) };
+                            ring.put(other, results, last);
                             if ring.consume(&mut consume)? == Flow::Stop {
                                 return Ok(());
                             }
