@@ -39,6 +39,7 @@
 //! Unix only (paths are handled as bytes).
 
 mod config;
+mod dir;
 mod entry;
 mod error;
 mod gitconfig;
@@ -242,7 +243,7 @@ fn walk_plain(
     };
     run(
         &walker,
-        Some(DirTask { rel: Vec::new(), node: None, forced: false, slot: 0 }),
+        Some(DirTask { rel: Vec::new(), node: None, forced: false, slot: 0, parent: None }),
         config.threads(),
     );
     finish(walker, Vec::new(), Mode::Plain)
@@ -454,7 +455,7 @@ fn walk_git(
     if walkable {
         run(
             &walker,
-            Some(DirTask { rel: repo.prefix.clone(), node, forced: false, slot: 0 }),
+            Some(DirTask { rel: repo.prefix.clone(), node, forced: false, slot: 0, parent: None }),
             config.threads(),
         );
     } else {

@@ -1,18 +1,19 @@
 //! The parallel directory walk and the resolution of tracked files.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{self, FileType};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::config::WalkConfig;
+use super::dir::{self, Child, Held, Meta};
 use super::entry::{Entry, EntryKind};
 use super::error::SoftError;
 use super::index::Index;
 use super::repo;
 use super::rules::{RuleList, RuleNode, Rules};
-use crate::os_bytes::{into_bytes, os_str};
+use crate::os_bytes::os_str;
 
 /// Shared state of one walk.
 pub(crate) struct Walker<'a> {
@@ -51,6 +52,8 @@ pub(crate) struct DirTask {
     pub forced: bool,
     /// Where its output goes in the assembled listing.
     pub slot: usize,
+    /// Its parent, kept open to open it relative to (see [`dir::read`]).
+    pub parent: Option<Arc<Held>>,
 }
 
 /// One walked directory's part of the listing: its entries (direct
@@ -65,11 +68,14 @@ pub(crate) struct DirOut {
     pub subs: Vec<(String, usize)>,
 }
 
-struct Child {
-    name: Vec<u8>,
-    ft: FileType,
-    entry: fs::DirEntry,
+thread_local! {
+    /// The names of the directory being read (see [`dir::read`]), kept by
+    /// each walking thread for the next one.
+    static NAMES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A names buffer larger than this is not kept for the next directory.
+const KEEP_NAMES: usize = 1 << 20;
 
 /// The index entries of one directory: tracked files directly in it (sorted
 /// by name, as the index orders them) and its subdirectories holding tracked
@@ -195,7 +201,7 @@ impl<'a> Walker<'a> {
         &self,
         root_rel: &[u8],
         kind: EntryKind,
-        meta: Option<&fs::Metadata>,
+        meta: Option<&Meta>,
         tracked: bool,
         missing: Option<i32>,
     ) -> Entry {
@@ -209,8 +215,8 @@ impl<'a> Walker<'a> {
             },
             abs_path: self.abs(root_rel),
             kind,
-            size: meta.map(|m| m.len()),
-            modified: meta.and_then(|m| m.modified().ok()),
+            size: meta.map(|m| m.len),
+            modified: meta.and_then(|m| m.modified),
             tracked,
             missing,
         }
@@ -238,7 +244,7 @@ impl<'a> Walker<'a> {
         for name in names {
             let Some(child) = children.iter().find(|c| c.name == *name) else { continue };
             // git opens in-tree ignore files with O_NOFOLLOW.
-            if !child.ft.is_file() {
+            if !child.kind.is_file() {
                 continue;
             }
             let path = dir_abs.join(os_str(name));
@@ -296,7 +302,10 @@ impl<'a> Walker<'a> {
         let Some(dir_root_rel) = self.root_rel(&task.rel) else { return };
         let dir_abs = self.abs(dir_root_rel);
         let mut local: Vec<Entry> = Vec::new();
-        let read = match fs::read_dir(&dir_abs) {
+        let mut names = NAMES.with(|n| n.take());
+        let name = task.rel.rsplit(|&c| c == b'/').next().unwrap_or_default();
+        let parent = task.parent.as_deref().map(|p| (p.dir(), name));
+        let (dir, mut children) = match dir::read(parent, &dir_abs, &mut names) {
             Ok(r) => r,
             Err(e) => {
                 self.soft(dir_abs, os_code(&e));
@@ -308,16 +317,10 @@ impl<'a> Walker<'a> {
                 return;
             }
         };
-        let mut children: Vec<Child> = Vec::new();
-        for (n, item) in read.enumerate() {
-            if n % 4096 == 4095 && self.poll_cancel() {
-                return;
-            }
-            let Ok(entry) = item else { continue };
-            let Ok(ft) = entry.file_type() else { continue };
-            children.push(Child { name: into_bytes(entry.file_name()), ft, entry });
+        if self.poll_cancel() {
+            return;
         }
-        children.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        children.sort_unstable_by(|a, b| a.name.cmp(b.name));
         let node = self.load_ignores(&dir_abs, &task.rel, &children, task.node.clone());
         let dir_index =
             self.index.map(|index| DirIndex::build(index, &task.rel)).unwrap_or_default();
@@ -332,7 +335,7 @@ impl<'a> Walker<'a> {
         }
         let base_len = rel.len();
         for child in &children {
-            let name = &child.name[..];
+            let name = child.name;
             if name == b".git" || (fold && name.eq_ignore_ascii_case(b".git")) {
                 continue;
             }
@@ -343,7 +346,7 @@ impl<'a> Walker<'a> {
                     if let Some(rrel) = self.root_rel(&rel)
                         && let Ok(mut d) = self.dropped.lock()
                     {
-                        d.push((String::from_utf8_lossy(rrel).into_owned(), child.ft.is_dir()));
+                        d.push((String::from_utf8_lossy(rrel).into_owned(), child.kind.is_dir()));
                     }
                 }
                 continue;
@@ -351,7 +354,7 @@ impl<'a> Walker<'a> {
             rel.truncate(base_len);
             rel.extend_from_slice(name);
             let Some(rrel) = self.root_rel(&rel) else { continue };
-            let is_dir = child.ft.is_dir();
+            let is_dir = child.kind.is_dir();
             if !is_dir
                 && let Some(index) = self.index
                 && let Some(at) = dir_index.file(name)
@@ -359,8 +362,8 @@ impl<'a> Walker<'a> {
                 // Tracked: listed whatever the ignore rules say (gitlinks never).
                 // (The directory's own components were checked on the way in,
                 // and a hidden name was skipped above.)
-                if !index.entries[at].is_gitlink() && child.ft.is_file() && self.keep_file(rrel) {
-                    let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+                if !index.entries[at].is_gitlink() && child.kind.is_file() && self.keep_file(rrel) {
+                    let meta = if self.cfg.metadata { dir.meta(child).ok() } else { None };
                     local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), true, None));
                 }
                 continue;
@@ -369,7 +372,7 @@ impl<'a> Walker<'a> {
                 || (self.cfg.ignore_files && self.rules.is_excluded(node.as_deref(), &rel, is_dir))
                 || (is_dir && self.cfg.prune.contains(name));
             // An ignored or pruned entry stays only when force-included.
-            if dropped && !(child.ft.is_file() || is_dir) {
+            if dropped && !(child.kind.is_file() || is_dir) {
                 continue;
             }
             if dropped && !self.forced(rrel, is_dir) {
@@ -382,7 +385,7 @@ impl<'a> Walker<'a> {
                 continue;
             }
             if dropped && !is_dir {
-                let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+                let meta = if self.cfg.metadata { dir.meta(child).ok() } else { None };
                 local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), false, None));
                 continue;
             }
@@ -423,8 +426,8 @@ impl<'a> Walker<'a> {
                     subs.push((key, slot));
                     recurse.push((rel.clone(), dropped, slot));
                 }
-            } else if child.ft.is_file() && self.keep_file(rrel) {
-                let meta = if self.cfg.metadata { child.entry.metadata().ok() } else { None };
+            } else if child.kind.is_file() && self.keep_file(rrel) {
+                let meta = if self.cfg.metadata { dir.meta(child).ok() } else { None };
                 local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), false, None));
             }
         }
@@ -434,9 +437,17 @@ impl<'a> Walker<'a> {
             );
         }
         self.flush(task.slot, local, subs);
+        drop(children);
+        if names.capacity() <= KEEP_NAMES {
+            NAMES.with(|n| n.replace(names));
+        }
+        // The parent's handle is let go before the subdirectories take this one.
+        drop(task.parent);
+        let held = if recurse.is_empty() { None } else { Held::keep(dir) };
         for (rel, forced, slot) in recurse {
             let node = node.clone();
-            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node, forced, slot }));
+            let parent = held.clone();
+            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node, forced, slot, parent }));
         }
     }
 
@@ -467,7 +478,7 @@ impl<'a> Walker<'a> {
             if index.entries[i].is_gitlink() {
                 continue;
             }
-            if children.binary_search_by(|c| c.name[..].cmp(name)).is_ok() {
+            if children.binary_search_by(|c| c.name.cmp(name)).is_ok() {
                 // Listed on disk: either emitted above or not a regular file.
                 continue;
             }
@@ -558,7 +569,7 @@ impl<'a> Walker<'a> {
                     Ok(m) if m.file_type().is_file() => Some(self.make_entry(
                         rrel,
                         EntryKind::File,
-                        if self.cfg.metadata { Some(&m) } else { None },
+                        self.cfg.metadata.then(|| Meta::from(&m)).as_ref(),
                         true,
                         None,
                     )),
