@@ -55,7 +55,8 @@ pub const CHUNK: usize = 16;
 /// window of items ahead of the consumer, so an early stop wastes little
 /// work; the calling thread is one of the `threads`: it works chunks too
 /// and consumes, in order, what the others handed over in between (no
-/// barrier between batches, and no thread that only waits to be woken).
+/// barrier between batches, and no thread that only waits to be woken;
+/// with [`ordered_in`]'s `flush_weight` it only consumes).
 /// Cancellation stops the workers and is reported.
 pub fn ordered<'a, I, T, W, C>(
     items: &'a [I],
@@ -125,7 +126,13 @@ where
     // The calling thread is one of the `threads`: it searches too, and
     // consumes what the others hand over between its own chunks, so it is
     // not a third thread woken for every message on a machine of two cores.
-    let pool = pool(threads - 1)?;
+    // Not when results are handed over as they weigh (a consumer writing
+    // them out as they come, holding few at once): a chunk of its own would
+    // be held whole until it is done, however much it weighs, so there the
+    // calling thread only consumes.
+    let searches = batching.flush_weight == usize::MAX;
+    let workers = if searches { threads - 1 } else { threads };
+    let pool = pool(workers)?;
     // Items are claimed in chunks (one message per chunk keeps the consumer
     // from handling every small file on its own) and at most `window` chunks
     // ahead of the consumer.
@@ -142,7 +149,7 @@ where
     let (tx, rx) = mpsc::channel::<(usize, Vec<T>, bool)>();
     let mut outcome = Ok(());
     pool.in_place_scope(|scope| {
-        for _ in 1..threads {
+        for _ in 0..workers {
             let tx = tx.clone();
             let (next, consumed, stop, work, weigh, range) =
                 (&next, &consumed, &stop, &work, &weigh, &range);
@@ -213,7 +220,8 @@ where
                 // A chunk of our own while one is free within the window;
                 // otherwise wait for what the others hand over.
                 let free = next.load(Ordering::Relaxed);
-                if free < chunks && free < ring.want + window && !cancel.is_cancelled() {
+                if searches && free < chunks && free < ring.want + window && !cancel.is_cancelled()
+                {
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c < chunks {
                         // Claimed past the window by a race: its slot is
@@ -382,6 +390,40 @@ mod tests {
                 .unwrap();
                 assert_eq!(seen, (0..2_500).collect::<Vec<_>>(), "{threads} {flush_weight}");
             }
+        }
+    }
+
+    /// Results handed over by weight are consumed as they come: the calling
+    /// thread then never works an item (a chunk of its own would be held
+    /// whole, whatever it weighs).
+    #[test]
+    fn with_a_flush_weight_the_calling_thread_only_consumes() {
+        let items: Vec<usize> = (0..5_000).collect();
+        let caller = std::thread::current().id();
+        for threads in [2, 3] {
+            let on_caller = AtomicUsize::new(0);
+            let mut seen = 0;
+            ordered_in(
+                &items,
+                threads,
+                Batching { claim: CHUNK, flush_weight: 10 },
+                &Cancel::default(),
+                |&i| {
+                    if std::thread::current().id() == caller {
+                        on_caller.fetch_add(1, Ordering::Relaxed);
+                    }
+                    i
+                },
+                |_| 1,
+                |r| {
+                    assert_eq!(r, seen);
+                    seen += 1;
+                    Ok(Flow::Continue)
+                },
+            )
+            .unwrap();
+            assert_eq!(seen, items.len());
+            assert_eq!(on_caller.load(Ordering::Relaxed), 0, "threads {threads}");
         }
     }
 
