@@ -498,9 +498,10 @@ fn scan_files<F: Send>(
     };
     let max = config.max_matches;
     // Written as merged, a worker hands its files' results to the merge as
-    // soon as they hold STREAM_FLUSH matches (files without matches still go
-    // 16 at a time), so memory holds about that many matches per worker.
-    let chunk = scan::CHUNK;
+    // soon as they hold STREAM_FLUSH matches (files without matches go 64 at
+    // a time: the merging thread, which only merges then, is woken once per
+    // message), so memory holds about that many matches per worker.
+    let chunk = if pace { 4 * scan::CHUNK } else { scan::CHUNK };
     let batching = if pace {
         scan::Batching { claim: chunk, flush_weight: STREAM_FLUSH }
     } else {
