@@ -474,6 +474,7 @@ impl LineScan {
             ignore_files: excluded,
             // No lstat per file: the reader takes the size from the opened file.
             metadata: false,
+            abs_paths: true,
             threads: self.threads,
         };
         // What the rules dropped is reported by the searching walk (for a

@@ -51,6 +51,10 @@ pub struct DiscoveryProfile {
     /// Whether each entry is `lstat`ed for its size and time (a listing
     /// that stats only the entries it returns turns it off).
     pub metadata: bool,
+    /// Whether each entry carries its absolute path (the search profiles
+    /// open every file by it; a listing that stats during the walk joins
+    /// the root and the path for the few it needs).
+    pub abs_paths: bool,
     /// Worker threads.
     pub threads: usize,
 }
@@ -101,6 +105,7 @@ pub fn listing(
         .hidden(profile.hidden)
         .ignore_files(profile.ignore_files)
         .metadata(profile.metadata)
+        .abs_paths(profile.abs_paths)
         .threads(profile.threads);
     if let Some(filter) = &profile.filter {
         builder = builder.filter(filter.clone());

@@ -107,6 +107,8 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         hidden: true,
         ignore_files: true,
         metadata: max > discovery::STAT_DURING_WALK_ABOVE,
+        // Only the files stated after the walk are opened by their path.
+        abs_paths: max <= discovery::STAT_DURING_WALK_ABOVE,
         threads,
     };
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;

@@ -121,6 +121,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         hidden,
         ignore_files: true,
         metadata: offset.saturating_add(max) > discovery::STAT_DURING_WALK_ABOVE,
+        abs_paths: true,
         threads: raw.threads()?,
     };
     let started = std::time::Instant::now();
@@ -201,6 +202,7 @@ fn hint(
                 hidden: true,
                 ignore_files: false,
                 metadata: false,
+                abs_paths: true,
                 threads: profile.threads,
             };
             match discovery::entries(&base.join(path), &open, cancel) {

@@ -488,6 +488,7 @@ fn scan_files<F: Send>(
         ignore_files: true,
         // No lstat per file: the reader takes the size from the opened file.
         metadata: false,
+        abs_paths: true,
         threads: config.threads,
     };
     let (candidates, unreadable) = discovery::candidates(&config.root, &profile, cancel)?;

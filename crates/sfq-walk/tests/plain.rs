@@ -224,3 +224,49 @@ fn files_and_directories_come_in_utf16_path_order_whatever_the_thread_count() {
         assert!(got.contains(&"a/-".to_string()));
     }
 }
+
+#[test]
+fn without_absolute_paths_the_listing_is_the_same_and_only_non_utf8_names_keep_theirs() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = TempDir::new("noabs");
+    let root = tmp.path();
+    for rel in ["a.txt", "d/b.txt", "d/e/c.txt", "\u{FFFD}x.txt"] {
+        write(root, rel, "12");
+    }
+    // Two names the lossy conversion makes equal to `\u{FFFD}x.txt`: the
+    // tie is ordered by the real bytes.
+    for name in [&b"\xffx.txt"[..], &b"\xfex.txt"[..]] {
+        fs::write(root.join(std::ffi::OsStr::from_bytes(name)), "3").expect("write");
+    }
+    for lossy in [false, true] {
+        let dir = if lossy { root.to_path_buf() } else { root.join("d") };
+        for threads in [1, 3] {
+            let build = |abs: bool| {
+                WalkConfig::builder(&dir)
+                    .git_environment(no_git_env())
+                    .dirs(true)
+                    .abs_paths(abs)
+                    .threads(threads)
+                    .build()
+                    .expect("config")
+            };
+            let with = walk(&build(true), &|| false).expect("walk").entries;
+            let without = walk(&build(false), &|| false).expect("walk").entries;
+            let key = |e: &sfq_walk::discovery::Entry| (e.path.clone(), e.kind, e.size);
+            assert_eq!(
+                with.iter().map(key).collect::<Vec<_>>(),
+                without.iter().map(key).collect::<Vec<_>>(),
+                "lossy {lossy} threads {threads}"
+            );
+            for (w, o) in with.iter().zip(&without) {
+                if lossy {
+                    // A listing with a name that is not UTF-8 has them all.
+                    assert_eq!(w.abs_path, o.abs_path);
+                } else {
+                    assert!(o.abs_path.as_os_str().is_empty(), "{}", o.path);
+                    assert_eq!(w.abs_path, dir.join(&w.path));
+                }
+            }
+        }
+    }
+}

@@ -383,6 +383,7 @@ impl Scope {
             ignore_files: true,
             // No lstat per file: the reader takes the size from the opened file.
             metadata: false,
+            abs_paths: true,
             threads: self.threads,
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;

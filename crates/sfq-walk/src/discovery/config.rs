@@ -79,6 +79,7 @@ pub struct WalkConfig {
     pub(crate) hidden: bool,
     pub(crate) dirs: bool,
     pub(crate) metadata: bool,
+    pub(crate) abs_paths: bool,
     pub(crate) threads: usize,
     pub(crate) env: GitEnvironment,
     pub(crate) filter: Option<Arc<dyn PathFilter>>,
@@ -97,6 +98,7 @@ impl fmt::Debug for WalkConfig {
             .field("hidden", &self.hidden)
             .field("dirs", &self.dirs)
             .field("metadata", &self.metadata)
+            .field("abs_paths", &self.abs_paths)
             .field("threads", &self.threads)
             .field("filter", &self.filter.is_some())
             .finish()
@@ -116,6 +118,7 @@ impl WalkConfig {
                 hidden: true,
                 dirs: false,
                 metadata: true,
+                abs_paths: true,
                 threads: 0,
                 env: GitEnvironment::from_process(),
                 filter: None,
@@ -196,6 +199,17 @@ impl WalkConfigBuilder {
     /// directory listing cannot prove are `lstat`ed.
     pub fn metadata(mut self, yes: bool) -> Self {
         self.config.metadata = yes;
+        self
+    }
+
+    /// Whether each entry carries its absolute path ([`Entry::abs_path`](super::Entry)).
+    /// Default `true`. Without it the path is left empty, except for a name
+    /// that is not UTF-8 (the real bytes are nowhere else), and filled in for
+    /// every entry of a listing that holds such a name; a caller that needs
+    /// few of them joins the root and [`Entry::path`](super::Entry) instead
+    /// (one allocation per entry saved on a large listing).
+    pub fn abs_paths(mut self, yes: bool) -> Self {
+        self.config.abs_paths = yes;
         self
     }
 

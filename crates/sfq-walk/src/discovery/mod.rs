@@ -134,6 +134,12 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
             entries.extend(p.entries);
         }
         entries.extend(extra);
+        if !walker.cfg.abs_paths {
+            // Ties are ordered by the real bytes of the absolute paths.
+            for e in entries.iter_mut().filter(|e| e.abs_path.as_os_str().is_empty()) {
+                e.abs_path = walker.cfg.root.join(&e.path);
+            }
+        }
         sort_entries(&mut entries);
         entries
     } else {

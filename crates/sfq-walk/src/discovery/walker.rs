@@ -205,15 +205,16 @@ impl<'a> Walker<'a> {
         tracked: bool,
         missing: Option<i32>,
     ) -> Entry {
+        let (path, lossy) = match std::str::from_utf8(root_rel) {
+            Ok(s) => (s.to_owned(), false),
+            Err(_) => {
+                self.lossy.store(true, Ordering::Relaxed);
+                (String::from_utf8_lossy(root_rel).into_owned(), true)
+            }
+        };
         Entry {
-            path: match std::str::from_utf8(root_rel) {
-                Ok(s) => s.to_owned(),
-                Err(_) => {
-                    self.lossy.store(true, Ordering::Relaxed);
-                    String::from_utf8_lossy(root_rel).into_owned()
-                }
-            },
-            abs_path: self.abs(root_rel),
+            path,
+            abs_path: if self.cfg.abs_paths || lossy { self.abs(root_rel) } else { PathBuf::new() },
             kind,
             size: meta.map(|m| m.len),
             modified: meta.and_then(|m| m.modified),
