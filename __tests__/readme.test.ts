@@ -34,6 +34,7 @@ const OTHERS: Record<string, string> = {
   '--rg13': 'bench/run.mjs',
   '--literal-budget': 'bench/regex.mjs',
   '--part': 'bench/regex.mjs',
+  '--find': 'bench/ab.mjs',
   '--targets': 'scripts/build-all.mjs',
   '--target': 'napi build',
   '--omit': 'npm install',
