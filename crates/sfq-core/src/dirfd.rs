@@ -54,6 +54,14 @@ mod imp {
         });
     }
 
+    /// How a directory's handle is opened: `O_PATH` where the system has it
+    /// (no permission to list the directory needed), else for reading
+    /// (macOS and the BSDs).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const DIR_FLAGS: libc::c_int = libc::O_PATH | libc::O_DIRECTORY;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const DIR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY;
+
     fn cstring(bytes: &[u8]) -> io::Result<CString> {
         CString::new(bytes).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
     }
@@ -84,11 +92,15 @@ mod imp {
                 Some((p, handle)) if p.as_os_str() == parent.as_os_str() => {
                     let dir = match handle {
                         Some(dir) => dir,
-                        None => handle.insert(open_at(
-                            libc::AT_FDCWD,
-                            parent.as_os_str().as_bytes(),
-                            libc::O_PATH | libc::O_DIRECTORY,
-                        )?),
+                        None => {
+                            match open_at(libc::AT_FDCWD, parent.as_os_str().as_bytes(), DIR_FLAGS)
+                            {
+                                Ok(dir) => handle.insert(dir),
+                                // A directory that may be crossed but not read
+                                // (without `O_PATH`): the file by its path.
+                                Err(_) => return File::open(path),
+                            }
+                        }
                     };
                     open_at(dir.as_raw_fd(), name.as_bytes(), libc::O_RDONLY).map(File::from)
                 }
