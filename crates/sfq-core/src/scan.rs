@@ -53,10 +53,9 @@ pub const CHUNK: usize = 16;
 /// `consume` in item order until it returns [`Flow::Stop`] or the items run
 /// out. Workers take items a chunk at a time and never run more than a
 /// window of items ahead of the consumer, so an early stop wastes little
-/// work; the calling thread is one of the `threads`: it works chunks too
-/// and consumes, in order, what the others handed over in between (no
-/// barrier between batches, and no thread that only waits to be woken;
-/// with [`ordered_in`]'s `flush_weight` it only consumes).
+/// work; the consumer runs on the calling thread while the workers go on
+/// (no barrier between batches; with [`Batching::caller_works`] it works
+/// chunks too).
 /// Cancellation stops the workers and is reported.
 pub fn ordered<'a, I, T, W, C>(
     items: &'a [I],
@@ -86,12 +85,20 @@ pub struct Batching {
     /// results out as they come then holds few of them at once, while
     /// items that produce little still travel `claim` at a time.
     pub flush_weight: usize,
+    /// Whether the calling thread works chunks too, consuming what the
+    /// others handed over between its own chunks (one thread fewer woken for
+    /// every message on a machine of few cores), instead of only consuming.
+    /// Only for a consumer that may wait: while the calling thread works a
+    /// chunk, what the others finished waits for it (a slow file delays the
+    /// progress a caller polls), and with a `flush_weight` its own chunk
+    /// would be held whole however much it weighs, so it is ignored then.
+    pub caller_works: bool,
 }
 
 impl Batching {
     /// `claim` items at a time, handed over together.
     pub const fn whole(claim: usize) -> Batching {
-        Batching { claim, flush_weight: usize::MAX }
+        Batching { claim, flush_weight: usize::MAX, caller_works: false }
     }
 }
 
@@ -123,14 +130,9 @@ where
         }
         return Ok(());
     }
-    // The calling thread is one of the `threads`: it searches too, and
-    // consumes what the others hand over between its own chunks, so it is
-    // not a third thread woken for every message on a machine of two cores.
-    // Not when results are handed over as they weigh (a consumer writing
-    // them out as they come, holding few at once): a chunk of its own would
-    // be held whole until it is done, however much it weighs, so there the
-    // calling thread only consumes.
-    let searches = batching.flush_weight == usize::MAX;
+    // With `caller_works`, the calling thread is one of the `threads` (see
+    // `Batching`); else it only consumes.
+    let searches = batching.caller_works && batching.flush_weight == usize::MAX;
     let workers = if searches { threads - 1 } else { threads };
     let pool = pool(workers)?;
     // Items are claimed in chunks (one message per chunk keeps the consumer
@@ -349,20 +351,35 @@ mod tests {
     #[test]
     fn results_arrive_in_order_and_stop_is_honoured() {
         let items: Vec<usize> = (0..10_000).collect();
-        for threads in [1, 2, 7] {
-            let mut seen = Vec::new();
-            ordered(
-                &items,
-                threads,
-                &Cancel::default(),
-                |&i| i * 2,
-                |r| {
-                    seen.push(r);
-                    Ok(if seen.len() == 5000 { Flow::Stop } else { Flow::Continue })
-                },
-            )
-            .unwrap();
-            assert_eq!(seen, (0..5000).map(|i| i * 2).collect::<Vec<_>>());
+        let caller = std::thread::current().id();
+        for caller_works in [false, true] {
+            for threads in [1, 2, 7] {
+                let mut seen = Vec::new();
+                let on_caller = AtomicUsize::new(0);
+                ordered_in(
+                    &items,
+                    threads,
+                    Batching { caller_works, ..Batching::whole(CHUNK) },
+                    &Cancel::default(),
+                    |&i| {
+                        if std::thread::current().id() == caller {
+                            on_caller.fetch_add(1, Ordering::Relaxed);
+                        }
+                        i * 2
+                    },
+                    |_| 0,
+                    |r| {
+                        seen.push(r);
+                        Ok(if seen.len() == 5000 { Flow::Stop } else { Flow::Continue })
+                    },
+                )
+                .unwrap();
+                assert_eq!(seen, (0..5000).map(|i| i * 2).collect::<Vec<_>>());
+                if threads > 1 && !caller_works {
+                    // The consumer only consumes (what it reports is current).
+                    assert_eq!(on_caller.load(Ordering::Relaxed), 0, "threads {threads}");
+                }
+            }
         }
     }
 
@@ -371,7 +388,7 @@ mod tests {
         let items: Vec<usize> = (0..3_000).collect();
         for threads in [1, 2, 5] {
             for flush_weight in [1, 3, 40] {
-                let batching = Batching { claim: CHUNK, flush_weight };
+                let batching = Batching { claim: CHUNK, flush_weight, caller_works: true };
                 let mut seen = Vec::new();
                 // Heavy items every 7th: parts of various sizes, chunks
                 // finishing in any order.
@@ -406,7 +423,7 @@ mod tests {
             ordered_in(
                 &items,
                 threads,
-                Batching { claim: CHUNK, flush_weight: 10 },
+                Batching { claim: CHUNK, flush_weight: 10, caller_works: true },
                 &Cancel::default(),
                 |&i| {
                     if std::thread::current().id() == caller {

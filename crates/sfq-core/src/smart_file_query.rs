@@ -504,9 +504,12 @@ fn scan_files<F: Send>(
     // message), so memory holds about that many matches per worker.
     let chunk = if pace { 4 * scan::CHUNK } else { scan::CHUNK };
     let batching = if pace {
-        scan::Batching { claim: chunk, flush_weight: STREAM_FLUSH }
+        scan::Batching { claim: chunk, flush_weight: STREAM_FLUSH, caller_works: false }
     } else {
-        scan::Batching::whole(chunk)
+        // The merging thread works chunks too: the progress a caller polls
+        // may lag by the chunk it is on (the agent searches, whose progress
+        // the MCP tasks report with their first hits, keep it apart).
+        scan::Batching { caller_works: true, ..scan::Batching::whole(chunk) }
     };
     let mut collector = MaxMatches {
         config,
