@@ -204,8 +204,9 @@ where
         drop(tx);
         // A panicking consumer must release the workers too.
         let _guard = StopOnPanic(&stop);
-        let _dirs = crate::dirfd::Scope::enter();
-        let _consumer = ConsumerThread::enter();
+        // Files are opened relative to the last directory only where the
+        // calling thread searches too.
+        let _dirs = searches.then(crate::dirfd::Scope::enter);
         let mut ring = Ring::new(window);
         outcome = (|| {
             loop {
@@ -305,32 +306,6 @@ impl<T> Ring<T> {
             }
         }
     }
-}
-
-thread_local! {
-    static CONSUMING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Marks the thread consuming an [`ordered_in`] scan while it lives.
-struct ConsumerThread(bool);
-
-impl ConsumerThread {
-    fn enter() -> ConsumerThread {
-        ConsumerThread(CONSUMING.with(|c| c.replace(true)))
-    }
-}
-
-impl Drop for ConsumerThread {
-    fn drop(&mut self) {
-        CONSUMING.with(|c| c.set(self.0));
-    }
-}
-
-/// Whether this thread is the one consuming the [`ordered_in`] scan it
-/// works for (it works items between consuming): an item's `work` must
-/// never wait there for the consumer to catch up, as other workers may.
-pub fn on_consumer_thread() -> bool {
-    CONSUMING.with(|c| c.get())
 }
 
 /// Sets the flag when dropped during a panic.

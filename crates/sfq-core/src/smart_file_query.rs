@@ -522,13 +522,13 @@ fn scan_files<F: Send>(
     };
     let work = |c: &Candidate| {
         let i = index(c);
-        if pace && !scan::on_consumer_thread() {
+        if pace {
             // Written as merged: a worker waits while the files searched
             // ahead of the merge hold more than PACE matches, so memory holds
             // about one chunk's results beyond them. The worker of the chunk
             // the merge needs next never waits (its files are merged only
-            // once it is done), nor does the thread that merges (it would
-            // wait for itself).
+            // once it is done); the thread that merges works no file here
+            // (`caller_works` is off).
             while i / chunk > ahead.frontier() / chunk
                 && ahead.unmerged_over(i, PACE)
                 && !ahead.ended.load(Ordering::Relaxed)
@@ -841,8 +841,8 @@ mod tests {
     }
 
     /// A streamed scan paces its workers by the matches not yet merged
-    /// (PACE), and the thread that merges also searches: with far more
-    /// matches than PACE it ends, with the bytes of the whole payload.
+    /// (PACE) while one thread merges: with far more matches than PACE it
+    /// ends, with the bytes of the whole payload.
     #[test]
     fn a_paced_stream_ends_with_the_whole_payload_whatever_the_thread_count() {
         let dir = std::env::temp_dir().join(format!("sfq-paced-{}", std::process::id()));
