@@ -295,12 +295,13 @@ impl Held {
     /// Keeps `dir` for its subdirectories, if that saves work here and the
     /// process holds few enough.
     pub(crate) fn keep(dir: Dir) -> Option<Arc<Held>> {
-        if !imp::RELATIVE || HELD.fetch_add(1, Ordering::Relaxed) >= MAX_HELD {
-            if imp::RELATIVE {
-                HELD.fetch_sub(1, Ordering::Relaxed);
-            }
+        if !imp::RELATIVE {
             return None;
         }
+        HELD.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+            (n < MAX_HELD).then_some(n + 1)
+        })
+        .ok()?;
         Some(Arc::new(Held(dir)))
     }
 
