@@ -54,6 +54,25 @@ export interface CompactResult {
   shapes: string
 }
 
+/** What [`engine_count_sync`] measured. */
+export interface EngineCount {
+  /** Matches found (at most the cap). */
+  count: number
+  /** The regex's compile and the search, in milliseconds (measured in Rust). */
+  ms: number
+  /** The per-text time budget ran out (the count is then partial). */
+  budgetExceeded: boolean
+}
+
+/**
+ * Bench and tests (not part of the package's API): compiles `pattern` with
+ * `flags` as a search does and counts its matches in `text` line by line,
+ * up to `cap`, with `timeout_ms` of backtracking (default 1 s): the
+ * product's regex search alone, without files or results, which
+ * `bench/regex.mjs` times against V8's exec loop over the same lines.
+ */
+export declare function engineCountSync(pattern: string, flags: string, text: string, cap: number, timeoutMs?: number | undefined | null): EngineCount
+
 /**
  * What a native call produced: `json` or `compact` on success, else `code`
  * and `message`.

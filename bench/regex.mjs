@@ -21,6 +21,11 @@
 //            `baseline` is the same call with a pattern that never matches
 //            (`zzzzqqqq`, fast path + literal prefilter) on the same
 //            directory: the product's fixed cost per call for that subject.
+//   engine   (part 1) the product's regex search alone, as V8's side is
+//            timed: the addon's bench entry `engineCountSync` compiles the
+//            pattern and counts every match of each line of the same text,
+//            timed in Rust (the text's conversion is not timed; no file, no
+//            result objects): the engine against the engine.
 // Both sides are timed with performance.now(), interleaved run by run (the
 // order alternates), medians reported. Match counts are compared on every
 // row: a difference prints **DIFF**.
@@ -62,6 +67,7 @@ const ROOT = join(HERE, '..');
 const require = createRequire(join(ROOT, 'package.json'));
 // Loaded by loadProduct(), from a private copy of the addon.
 let smartFileQuerySync;
+let engineCountSync;
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -351,7 +357,9 @@ async function runCurated(tmp) {
     const v8 = [];
     const product = [];
     const baseline = [];
+    const engine = [];
     let v8count = null;
+    let engineCount = null;
     let last = warm;
     for (let r = 0; r < runs; r++) {
       const sides = [
@@ -366,6 +374,11 @@ async function runCurated(tmp) {
           product.push(last.ms);
         },
         () => baseline.push(productRun(BASELINE, '', tmp).ms),
+        () => {
+          const e = engineCountSync(p.source, p.flags, text, MAX_MATCHES, REGEX_TIMEOUT_MS);
+          engine.push(e.ms);
+          engineCount = e.budgetExceeded ? null : e.count;
+        },
       ];
       for (const side of r % 2 ? sides.reverse() : sides) {
         side();
@@ -377,16 +390,19 @@ async function runCurated(tmp) {
       v8Ms: v8Finishes ? median(v8) : null,
       productMs: median(product),
       baselineMs: median(baseline),
+      engineMs: median(engine),
+      engineCount,
       v8Count: v8count,
       productCount: last.count,
       productTruncated: last.truncated,
       budgetSkipped: last.budgetSkipped > 0,
       otherSkipped: last.otherSkipped,
       productHang: Math.max(...product, warm.ms) > REGEX_TIMEOUT_MS + 5000,
-      samples: { v8, product, baseline, productWarmUp: warm.ms },
+      samples: { v8, product, baseline, engine, productWarmUp: warm.ms },
     });
     row.ratio = row.v8Ms ? row.productMs / row.v8Ms : null;
-    row.countsAgree = v8count === null || row.budgetSkipped ? null : v8count === last.count;
+    row.engineRatio = row.v8Ms ? row.engineMs / row.v8Ms : null;
+    row.countsAgree = v8count === null || row.budgetSkipped ? null : v8count === last.count && engineCount === last.count;
     // The matches themselves (untimed), when the counts agree and are small enough.
     if (row.countsAgree && v8count <= 200_000) {
       const a = v8Matches(p.source, p.flags, grown.lines, MAX_MATCHES);
@@ -398,7 +414,7 @@ async function runCurated(tmp) {
     rows.push(row);
     log(
       `  ${row.lines} lines × ≤${row.maxLineLength} chars: V8 ${fmt(row.v8Ms)} ms, product ${fmt(row.productMs)} ms, ` +
-        `baseline ${fmt(row.baselineMs)} ms, counts ${v8count}/${last.count}${row.budgetSkipped ? ', budget skip' : ''}`,
+        `baseline ${fmt(row.baselineMs)} ms, engine ${fmt(row.engineMs)} ms, counts ${v8count}/${last.count}/${engineCount}${row.budgetSkipped ? ', budget skip' : ''}`,
     );
   }
   return rows;
@@ -592,9 +608,10 @@ function curatedReport(rows) {
   let out = `### Part 1: curated patterns\n\n`;
   out += `Subjects grown until V8 takes ${WINDOW[0]}–${WINDOW[1]} ms (probe timeout ${V8_PROBE_TIMEOUT_MS} ms). `;
   out += `Product: smartFileQuerySync, threads ${THREADS}, contextLines 0, maxMatches ${MAX_MATCHES}, regexTimeoutMs ${REGEX_TIMEOUT_MS}; `;
-  out += `baseline: the same call with /${BASELINE}/ on the same file. Medians of the interleaved runs.\n\n`;
-  out += '| pattern | subject | V8 ms | product ms | product ÷ V8 | baseline ms | matches V8 / product | check | budget skip | runs |\n';
-  out += '|---|---|---:|---:|---:|---:|---|---|---|---:|\n';
+  out += `baseline: the same call with /${BASELINE}/ on the same file; engine: the product's search of the same text alone `;
+  out += `(engineCountSync: compile, then every line's matches counted, timed in Rust; no file, no result objects). Medians of the interleaved runs.\n\n`;
+  out += '| pattern | subject | V8 ms | product ms | product ÷ V8 | baseline ms | engine ms | engine ÷ V8 | matches V8 / product / engine | check | budget skip | runs |\n';
+  out += '|---|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|\n';
   for (const r of rows) {
     const subject = `${r.lines} lines, ≤${r.maxLineLength} ch (${(r.bytes / 1024).toFixed(0)} KiB)`;
     const v8 = r.v8Ms === null ? `V8 > budget (${V8_PROBE_TIMEOUT_MS})` : fmt(r.v8Ms);
@@ -603,7 +620,7 @@ function curatedReport(rows) {
     if (r.productTruncated) check += ' (capped)';
     if (r.otherSkipped.length) check += ` (skipped: ${r.otherSkipped.map((x) => x.reason).join(', ')})`;
     if (r.productHang) check += ' **HANG past regexTimeoutMs**';
-    out += `| ${lit(r)} | ${subject} | ${v8} | ${fmt(r.productMs)} | ${ratioText(r.ratio)} | ${fmt(r.baselineMs)} | ${r.v8Count ?? '—'} / ${r.productCount} | ${check} | ${r.budgetSkipped ? '**yes**' : 'no'} | ${r.runs} |\n`;
+    out += `| ${lit(r)} | ${subject} | ${v8} | ${fmt(r.productMs)} | ${ratioText(r.ratio)} | ${fmt(r.baselineMs)} | ${fmt(r.engineMs)} | ${ratioText(r.engineRatio)} | ${r.v8Count ?? '—'} / ${r.productCount} / ${r.engineCount ?? '—'} | ${check} | ${r.budgetSkipped ? '**yes**' : 'no'} | ${r.runs} |\n`;
   }
   return out;
 }
@@ -688,6 +705,7 @@ function loadProduct(dir) {
     process.env.NAPI_RS_NATIVE_LIBRARY_PATH = copy;
   }
   ({ smartFileQuerySync } = require('./index.js'));
+  ({ engineCountSync } = require('./lib/load.js').loadBinding());
   return identity;
 }
 

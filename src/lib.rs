@@ -270,6 +270,53 @@ pub fn query_to_stdout(
     AsyncTask::new(QueryTask(request))
 }
 
+/// What [`engine_count_sync`] measured.
+#[napi(object, object_from_js = false)]
+pub struct EngineCount {
+    /// Matches found (at most the cap).
+    pub count: u32,
+    /// The regex's compile and the search, in milliseconds (measured in Rust).
+    pub ms: f64,
+    /// The per-text time budget ran out (the count is then partial).
+    pub budget_exceeded: bool,
+}
+
+/// Bench and tests (not part of the package's API): compiles `pattern` with
+/// `flags` as a search does and counts its matches in `text` line by line,
+/// up to `cap`, with `timeout_ms` of backtracking (default 1 s): the
+/// product's regex search alone, without files or results, which
+/// `bench/regex.mjs` times against V8's exec loop over the same lines.
+#[napi]
+pub fn engine_count_sync(
+    pattern: Utf16String,
+    flags: String,
+    text: Utf16String,
+    cap: u32,
+    timeout_ms: Option<u32>,
+) -> napi::Result<EngineCount> {
+    let text = sfq_core::search::FileText::from_utf16(text.to_vec());
+    let pattern = pattern.to_vec();
+    let run = || {
+        let t = Instant::now();
+        let matcher =
+            sfq_core::matcher::Matcher::new(&pattern, &flags, sfq_core::matcher::Mode::Lines)?
+                .with_timeout(timeout_ms.map(u64::from));
+        let counted = sfq_core::search::count_matches(&text, &matcher, cap.max(1) as usize);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        Ok::<_, sfq_core::Error>(match counted {
+            Ok(n) => EngineCount { count: n as u32, ms, budget_exceeded: false },
+            Err(_) => EngineCount { count: 0, ms, budget_exceeded: true },
+        })
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(Ok(counted)) => Ok(counted),
+        Ok(Err(e)) => {
+            Err(napi::Error::from_reason(format!("{}: {}", e.code().as_str(), e.message())))
+        }
+        Err(_) => Err(napi::Error::from_reason("EINTERNAL: engine_count_sync panicked")),
+    }
+}
+
 /// The process's standard output as the core writes to it.
 mod stdout {
     /// fd 1, written directly with blocking semantics: Node may have made a

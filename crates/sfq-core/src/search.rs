@@ -75,6 +75,18 @@ impl FileText {
         }
     }
 
+    /// A JS string's code units as a file's text: UTF-8 when they are well
+    /// formed, else kept as code units with their lines.
+    pub fn from_utf16(units: Vec<u16>) -> FileText {
+        match String::from_utf16(&units) {
+            Ok(s) => FileText::Utf8(s),
+            Err(_) => {
+                let lines = Lines::split(&units);
+                FileText::Utf16 { units, lines }
+            }
+        }
+    }
+
     /// The same text as UTF-16 code units with their lines (for the exact
     /// engine over a whole text).
     pub fn into_utf16(self) -> FileText {
@@ -371,6 +383,23 @@ pub fn find(
     }
 }
 
+/// The number of matches of `matcher` in `text` line by line (seed 000's
+/// meaning: every match of each line of `split(/\r?\n/)`), counting up to
+/// `cap`: the search alone, with no file read and no result built. What
+/// `bench/regex.mjs` times against V8's own exec loop over the same lines.
+pub fn count_matches(
+    text: &FileText,
+    matcher: &Matcher,
+    cap: usize,
+) -> Result<usize, BudgetExceeded> {
+    let mut count = 0usize;
+    find(text, matcher, Mode::Lines, &|| false, &mut |_| {
+        count += 1;
+        count < cap
+    })?;
+    Ok(count)
+}
+
 /// Counts code points in a UTF-8 slice.
 fn chars_in(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
@@ -451,6 +480,32 @@ mod tests {
             Ok((FileText::Utf8(s), size)) => (s, size),
             other => panic!("expected UTF-8 text, got {other:?}"),
         }
+    }
+
+    fn units(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    /// Every match of each line (as V8's global exec loop over
+    /// `split(/\r?\n/)` counts them), up to the cap, in well-formed text and
+    /// in text with a lone surrogate.
+    #[test]
+    fn count_matches_counts_every_match_of_each_line_up_to_the_cap() {
+        let m = |p: &str, f: &str| Matcher::new(&units(p), f, Mode::Lines).unwrap();
+        let prose = FileText::from_utf16(units("the the cat\r\nis is here\nno\n"));
+        assert!(matches!(prose, FileText::Utf8(_)));
+        assert_eq!(count_matches(&prose, &m(r"\b(\w+)\s+\1\b", ""), 100), Ok(2));
+        assert_eq!(count_matches(&prose, &m(r"\w+", ""), 100), Ok(7));
+        assert_eq!(count_matches(&prose, &m(r"\w+", ""), 3), Ok(3));
+        // `$` with `m` matches at the end of each line, never across one.
+        assert_eq!(count_matches(&prose, &m(r"e$", "m"), 100), Ok(1));
+        // An empty match advances by one code unit, by a code point with `u`.
+        let mut lone = units("a\u{1F600}b");
+        lone.push(0xD83D);
+        let lone = FileText::from_utf16(lone);
+        assert!(matches!(lone, FileText::Utf16 { .. }));
+        assert_eq!(count_matches(&lone, &m("", ""), 100), Ok(6));
+        assert_eq!(count_matches(&lone, &m("", "u"), 100), Ok(5));
     }
 
     #[test]
