@@ -252,12 +252,20 @@ impl LineSearch<'_> {
 struct ColumnCounter {
     at: usize,
     column: usize,
+    /// Whether the string holds no surrogate (then a column is the index
+    /// plus one), once known.
+    plain: Option<bool>,
 }
 
 impl ColumnCounter {
     fn column(&mut self, units: &[u16], index: usize) -> usize {
+        let plain =
+            *self.plain.get_or_insert_with(|| !units.iter().any(|&u| (u & 0xF800) == 0xD800));
+        if plain {
+            return index + 1;
+        }
         if index < self.at || self.column == 0 {
-            *self = ColumnCounter { at: 0, column: 1 };
+            *self = ColumnCounter { at: 0, column: 1, plain: Some(false) };
         }
         let mut i = self.at;
         // Resuming between the halves of a pair whose high half was counted
@@ -299,13 +307,19 @@ mod tests {
 
     #[test]
     fn columns_are_counted_incrementally_like_array_from() {
-        let s: Vec<u16> = "a😀b😀😀c".encode_utf16().collect();
-        let want: Vec<usize> = (0..=s.len()).map(|i| crate::text::column(&s, i)).collect();
-        // Every increasing sequence of stops, including ones that split pairs.
-        for step in 1..4 {
-            let mut c = ColumnCounter::default();
-            for i in (0..=s.len()).step_by(step) {
-                assert_eq!(c.column(&s, i), want[i], "step {step} index {i}");
+        // With pairs, a lone low surrogate, and none at all (column = index + 1).
+        let mut lone: Vec<u16> = "ab".encode_utf16().collect();
+        lone.insert(1, 0xDC00);
+        for s in
+            ["a😀b😀😀c".encode_utf16().collect(), lone, "plain ascii é".encode_utf16().collect()]
+        {
+            let want: Vec<usize> = (0..=s.len()).map(|i| crate::text::column(&s, i)).collect();
+            // Every increasing sequence of stops, including ones that split pairs.
+            for step in 1..4 {
+                let mut c = ColumnCounter::default();
+                for i in (0..=s.len()).step_by(step) {
+                    assert_eq!(c.column(&s, i), want[i], "{s:?} step {step} index {i}");
+                }
             }
         }
     }

@@ -41,6 +41,17 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
             )
         })
         .unwrap_or(c.insts.len()) as u32;
+    // No instruction jumps into the lead (a run that skips it must not miss a way in).
+    let lead_end = c.insts.iter().flat_map(targets).filter(|&t| t > 0).fold(lead_end, u32::min);
+    let lead_saves = c.insts[..lead_end as usize]
+        .iter()
+        .filter_map(|i| if let Inst::Save { reg } = *i { Some(reg) } else { None })
+        .collect();
+    let lead_checks = c.insts[..lead_end as usize]
+        .iter()
+        .filter(|i| !matches!(i, Inst::Save { .. }))
+        .copied()
+        .collect();
     let memo = crate::memo::Plan::new(&c.insts, c.regs);
     // After the plan: it sees the loops as `Split`s (same successors, same slots).
     fuse_star_runs(&mut c.insts, &guards);
@@ -49,6 +60,9 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
         guards,
         captures: pattern.capture_count + 1,
         lead_end,
+        lead_saves,
+        lead_is_word_boundary: lead_checks == [Inst::WordBoundary { negated: false }],
+        lead_checks,
         insts: c.insts,
         sets: c.sets,
         lits: c.lits,
@@ -56,6 +70,19 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
         unicode,
         ignore_case: pattern.flags.ignore_case,
         word_extended: pattern.flags.ignore_case && unicode,
+    }
+}
+
+/// The instructions `inst` may continue at other than the next one.
+fn targets(inst: &Inst) -> Vec<u32> {
+    match *inst {
+        Inst::Jmp { to } => vec![to],
+        Inst::Split { first, second } => vec![first, second],
+        Inst::StarRun { exit, .. } => vec![exit],
+        Inst::RepeatHead { body, exit, .. } => vec![body, exit],
+        Inst::RepeatTail { head, .. } => vec![head],
+        Inst::LookStart { end, .. } => vec![end],
+        _ => Vec::new(),
     }
 }
 

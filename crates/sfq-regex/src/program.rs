@@ -152,6 +152,13 @@ pub(crate) struct Program {
     /// The first instruction that is not a straight-line zero-width check (`Save`,
     /// assertions, one-character lookarounds): a run always reaches it first.
     pub(crate) lead_end: u32,
+    /// The capture registers the lead (`..lead_end`) sets: a run that starts past it
+    /// ([`crate::vm::Vm::run_past_lead`]) sets them at once.
+    pub(crate) lead_saves: Vec<u32>,
+    /// The lead's zero-width checks, in order (its instructions but the `Save`s).
+    pub(crate) lead_checks: Vec<Inst>,
+    /// The lead's only check is `\b` (a scan for word starts makes it).
+    pub(crate) lead_is_word_boundary: bool,
     /// Characters are code points (`u`/`v`).
     pub(crate) unicode: bool,
     /// Back references compare case-insensitively.

@@ -100,7 +100,7 @@ pub(crate) fn search<T>(
         if !pf.prefix.is_empty() {
             while let Some(p) = pf.next_prefix(text, pos) {
                 budget.charge(1 + (p - pos) as u64 / 64)?;
-                if vm.lead_ok(p as u32) && vm.run(p as u32, scratch, budget)? {
+                if vm.lead_ok(p as u32) && vm.run_past_lead(p as u32, scratch, budget)? {
                     return Ok(Some(out(&scratch.regs)));
                 }
                 pos = p + 1;
@@ -151,7 +151,10 @@ pub(crate) fn search<T>(
                         None => true,
                     };
                     scratch.skip = 0;
-                    if first_ok && vm.lead_ok(p as u32) && vm.run(p as u32, scratch, budget)? {
+                    if first_ok
+                        && vm.lead_ok(p as u32)
+                        && vm.run_past_lead(p as u32, scratch, budget)?
+                    {
                         return Ok(Some(out(&scratch.regs)));
                     }
                 }
@@ -165,7 +168,7 @@ pub(crate) fn search<T>(
             while let Some(p) = crate::prefilter::find_first(units, text, pos) {
                 budget.charge(1 + (p - pos) as u64 / 64)?;
                 scratch.skip = 0;
-                if vm.lead_ok(p as u32) && vm.run(p as u32, scratch, budget)? {
+                if vm.lead_ok(p as u32) && vm.run_past_lead(p as u32, scratch, budget)? {
                     return Ok(Some(out(&scratch.regs)));
                 }
                 pos = (p + 1).max(scratch.skip as usize);
@@ -177,16 +180,29 @@ pub(crate) fn search<T>(
             if pf.word_start {
                 // `\b` then a word character: only the starts of words can match.
                 let ext = prog.word_extended;
+                // The scan itself makes the lead's check when it is that `\b` alone.
+                let scan_checks_lead = prog.lead_is_word_boundary;
                 let mut prev = pos > 0 && is_word(text[pos - 1], ext);
                 let mut scanned = 0u64;
                 while pos < len {
                     let u = text[pos];
                     let w = is_word(u, ext);
-                    if w && !prev && first.contains(u32::from(u)) {
+                    if w && !prev
+                        && first.contains(u32::from(u))
+                        && (scan_checks_lead || vm.lead_ok(pos as u32))
+                    {
                         budget.charge(1 + scanned / 64)?;
                         scanned = 0;
-                        if vm.run(pos as u32, scratch, budget)? {
+                        scratch.skip = 0;
+                        if vm.run_past_lead(pos as u32, scratch, budget)? {
                             return Ok(Some(out(&scratch.regs)));
+                        }
+                        if scratch.skip as usize > pos + 1 {
+                            // No start before the end of the run the pattern's first
+                            // loop matched can match.
+                            pos = scratch.skip as usize;
+                            prev = is_word(text[pos - 1], ext);
+                            continue;
                         }
                     }
                     prev = w;
@@ -203,7 +219,7 @@ pub(crate) fn search<T>(
                     budget.charge(1 + scanned / 64)?;
                     scanned = 0;
                     scratch.skip = 0;
-                    if vm.run(pos as u32, scratch, budget)? {
+                    if vm.run_past_lead(pos as u32, scratch, budget)? {
                         return Ok(Some(out(&scratch.regs)));
                     }
                     if scratch.skip as usize > pos + 1 {
@@ -222,7 +238,7 @@ pub(crate) fn search<T>(
         loop {
             budget.charge(1)?;
             scratch.skip = 0;
-            if vm.lead_ok(pos as u32) && vm.run(pos as u32, scratch, budget)? {
+            if vm.lead_ok(pos as u32) && vm.run_past_lead(pos as u32, scratch, budget)? {
                 return Ok(Some(out(&scratch.regs)));
             }
             if pos >= len {

@@ -117,7 +117,7 @@ impl<'a> Vm<'a> {
     }
 
     /// One step of `m` from `pos`; the new position.
-    #[inline]
+    #[inline(always)]
     fn step(&self, m: Matcher, pos: u32, back: bool) -> Option<u32> {
         let t = self.text;
         match m {
@@ -194,9 +194,10 @@ impl<'a> Vm<'a> {
     /// Evaluates the zero-width checks the program starts with (word boundaries,
     /// one-character lookarounds, line anchors): `false` if the program must fail at
     /// `pos`. Lets the search skip most start positions without running the VM.
+    /// Every check of the lead passing (then [`Vm::run_past_lead`] may start past it).
     #[inline]
     pub(crate) fn lead_ok(&self, pos: u32) -> bool {
-        for inst in &self.prog.insts {
+        for inst in &self.prog.lead_checks {
             let ok = match *inst {
                 Inst::WordBoundary { negated } => {
                     let before = pos > 0 && self.word_at(pos - 1);
@@ -205,7 +206,13 @@ impl<'a> Vm<'a> {
                 Inst::LookOne { m, behind, negative } => {
                     self.step(m, pos, behind).is_some() != negative
                 }
+                Inst::LookLit { start, len, behind, negative } => {
+                    self.lit_at(start, len, pos, behind).is_some() != negative
+                }
                 Inst::StartOfLine => pos == 0 || is_line_terminator(self.text[pos as usize - 1]),
+                Inst::EndOfLine => pos == self.len || is_line_terminator(self.text[pos as usize]),
+                Inst::StartOfInput => pos == 0,
+                Inst::EndOfInput => pos == self.len,
                 _ => return true,
             };
             if !ok {
@@ -216,7 +223,7 @@ impl<'a> Vm<'a> {
     }
 
     /// Matches `m` up to `max` times from `pos`: (new position, count).
-    #[inline]
+    #[inline(always)]
     fn repeat(&self, m: Matcher, pos: u32, max: u32, back: bool) -> (u32, u32) {
         let t = self.text;
         let mut p = pos;
@@ -371,9 +378,32 @@ impl<'a> Vm<'a> {
 
     /// Runs the program anchored at `start`. On a match, `scratch.regs` holds the capture
     /// registers (0 and 1: the match).
+    #[inline]
     pub(crate) fn run(
         &self,
         start: u32,
+        scratch: &mut Scratch,
+        budget: &mut Budget<'_>,
+    ) -> Result<bool, BudgetExceeded> {
+        self.exec(start, 0, scratch, budget)
+    }
+
+    /// [`Vm::run`] where [`Vm::lead_ok`] holds at `start`: the lead's checks are not
+    /// made again (its captures are set at once), the run begins after them.
+    #[inline]
+    pub(crate) fn run_past_lead(
+        &self,
+        start: u32,
+        scratch: &mut Scratch,
+        budget: &mut Budget<'_>,
+    ) -> Result<bool, BudgetExceeded> {
+        self.exec(start, self.prog.lead_end, scratch, budget)
+    }
+
+    fn exec(
+        &self,
+        start: u32,
+        first: u32,
         scratch: &mut Scratch,
         budget: &mut Budget<'_>,
     ) -> Result<bool, BudgetExceeded> {
@@ -393,7 +423,13 @@ impl<'a> Vm<'a> {
         regs[..captures].fill(NONE);
         stack.clear();
         looks.clear();
-        let mut pc: u32 = 0;
+        if first > 0 {
+            // What the lead's `Save`s would write (with nothing to backtrack to).
+            for &r in &prog.lead_saves {
+                regs[r as usize] = start;
+            }
+        }
+        let mut pc: u32 = first;
         let mut pos: u32 = start;
         let mut fuel: u64 = 0;
         let max_stack = self.max_stack;
@@ -623,6 +659,12 @@ impl<'a> Vm<'a> {
                                 }
                                 pos = p;
                                 pc += 1;
+                                // The end of a group around the loop (`(\w+)`), without a
+                                // dispatch of its own.
+                                if let Inst::Save { reg } = insts[pc as usize] {
+                                    set_reg!(reg, pos);
+                                    pc += 1;
+                                }
                             }
                             ok
                         } else {

@@ -49,6 +49,30 @@ fn cases() -> Vec<Case> {
     ] {
         add(p, all);
     }
+    // Leads: zero-width checks and captures before the first step (a run may start past
+    // them), and a group closed right after a greedy loop (folded into the loop's step).
+    for p in [
+        r"(\b)\w+",
+        r"\b(?=f)\w+",
+        r"\b(?!r)(\w+)",
+        r"^(\w+)",
+        r"(?<=\s)(\w+)\s",
+        r"$()",
+        r"\B(\w)",
+        r"(\b)(\b)(\w)",
+        r"(^)\w",
+        r"\b\b\w+",
+        r"(?=\w)\b(\w+)\s+\1",
+        r"\b(?<=o)\w",
+        r"(\w+)(\s)\2",
+        r"(a+)(b+)?c",
+        r"(\w+?)\s",
+        r"(\w*)x",
+        r"((\w+))\s\2",
+        r"(?:(\w+)\s)+\1",
+    ] {
+        add(p, all);
+    }
     // Quantifiers, empty checks, capture resets.
     for p in [
         r"(?:|a)*",
