@@ -179,6 +179,12 @@ impl LineSearch<'_> {
         self.matcher.fast.next_candidate_with(self.cache(), text, from)
     }
 
+    /// Whether every line goes to the exact engine (the fast path has no
+    /// exact translation of the pattern, only a prefilter).
+    pub fn exact_only(&self) -> bool {
+        !self.matcher.fast.is_exact()
+    }
+
     /// Every match in one line (a JS string of its own), in order: on the
     /// fast path when it is exact for this line, else on the exact engine.
     pub fn line_matches(
