@@ -202,8 +202,15 @@ impl LineSearch<'_> {
         let mut units = std::mem::take(&mut self.units);
         units.clear();
         crate::text::push_utf16(&mut units, line);
+        // An ASCII line's code units are its bytes: its matches are byte
+        // ranges of the line (no string of their own).
+        let ascii = units.len() == line.len();
         let found = self.exact_utf16(&units, &mut |start, end, column| {
-            f(LineMatch::Utf16 { column, text: JsStr::from_utf16(&units[start..end]) })
+            f(if ascii {
+                LineMatch::Utf8 { start, end }
+            } else {
+                LineMatch::Utf16 { column, text: JsStr::from_utf16(&units[start..end]) }
+            })
         });
         if units.capacity() <= KEEP_UNITS {
             self.units = units;
