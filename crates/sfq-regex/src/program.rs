@@ -122,7 +122,7 @@ impl ClassSet {
         ClassSet { low, high: high.into_boxed_slice() }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn contains(&self, c: u32) -> bool {
         if c < 256 {
             return self.low[(c >> 6) as usize] >> (c & 63) & 1 == 1;

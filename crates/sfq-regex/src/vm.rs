@@ -58,7 +58,7 @@ fn is_line_terminator(u: u16) -> bool {
 }
 
 /// Whether `u` is a word character for `\b` (`extended`: also ſ and K, under `iu`/`iv`).
-#[inline]
+#[inline(always)]
 pub(crate) fn is_word(u: u16, extended: bool) -> bool {
     matches!(u, 0x30..=0x39 | 0x41..=0x5A | 0x5F | 0x61..=0x7A)
         || (extended && (u == 0x17F || u == 0x212A))
