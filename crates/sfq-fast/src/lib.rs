@@ -152,10 +152,16 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// Builds a meta regex from `hir` (no captures but the implicit whole match); `None` when
 /// the size limits are exceeded.
 fn build(hir: &Hir) -> Option<meta::Regex> {
-    meta::Regex::builder()
-        .configure(meta::Regex::config().which_captures(WhichCaptures::Implicit))
-        .build_from_hir(hir)
-        .ok()
+    build_with(hir, true)
+}
+
+/// [`build`], with or without the regex's own prefix-literal prefilter.
+fn build_with(hir: &Hir, literals: bool) -> Option<meta::Regex> {
+    let mut config = meta::Regex::config().which_captures(WhichCaptures::Implicit);
+    if !literals {
+        config = config.prefilter(None).auto_prefilter(false);
+    }
+    meta::Regex::builder().configure(config).build_from_hir(hir).ok()
 }
 
 impl FastRegex {

@@ -64,7 +64,12 @@ impl Prefilter {
     /// Builds the prefilter for `hir`, a superset translation in `scope`; `None` if it
     /// exceeds the size limits.
     pub fn new(hir: &Hir, scope: Scope) -> Option<Prefilter> {
-        let regex = crate::build(hir)?;
+        // Every match starting at a line start with a character of a class (`^\d+$`,
+        // `^[a-z]+$`): the regex's own prefix literals (the class's bytes) are found all
+        // over the lines and each hit fails at once; its automaton alone passes over the
+        // text once.
+        let class_at_line_start = starts_at_line_start(hir) && byte_class_prefix(hir);
+        let regex = crate::build_with(hir, !class_at_line_start)?;
         let nullable = hir.properties().minimum_len() == Some(0);
         let inner = if scope == Scope::Lines && !nullable { scan(hir) } else { None };
         Some(Prefilter { regex, inner, nullable })
@@ -161,6 +166,25 @@ fn inner_literals(hir: &Hir, whole: Option<Quality>) -> Option<Literals> {
 }
 
 /// Whether every match of `hir` starts with a non-ASCII character.
+/// Whether the prefix literals of `hir` are four or more, some of a single byte (the
+/// bytes of a class).
+fn byte_class_prefix(hir: &Hir) -> bool {
+    let seq = prefixes(hir);
+    seq.literals().is_some_and(|lits| lits.len() >= 4) && seq.min_literal_len() == Some(1)
+}
+
+/// Whether every match of `hir` starts with a line-start (or text-start) assertion.
+fn starts_at_line_start(hir: &Hir) -> bool {
+    use regex_syntax::hir::Look;
+    match hir.kind() {
+        HirKind::Look(l) => matches!(l, Look::Start | Look::StartLF | Look::StartCRLF),
+        HirKind::Concat(parts) => parts.first().is_some_and(starts_at_line_start),
+        HirKind::Capture(c) => starts_at_line_start(&c.sub),
+        HirKind::Alternation(alts) => alts.iter().all(starts_at_line_start),
+        _ => false,
+    }
+}
+
 fn starts_non_ascii(hir: &Hir) -> bool {
     let first = first_chars(hir);
     !first.nullable && first.ascii == Some(false)

@@ -287,6 +287,17 @@ fn inner_literals_find_lines_fast() {
 }
 
 #[test]
+fn line_start_classes_find_their_lines() {
+    // The regex runs without its prefix literals here (the class's bytes are all over
+    // the lines): the same candidates.
+    let text = "12\nx 34\n56.78\n\n9a\n  1\n0.5\n";
+    assert_eq!(candidate_lines(&fast(r"^\d+$", "", Scope::Lines), text), [0]);
+    assert_eq!(candidate_lines(&fast(r"^(\d+)\.(\d+)", "", Scope::Lines), text), [2, 6]);
+    assert_eq!(candidate_lines(&fast(r"^[\d\q{ab}]+$", "v", Scope::Lines), "ab12\nxab\n"), [0]);
+    assert_eq!(candidate_lines(&fast(r"^[a-z]", "", Scope::Lines), "A\nb\n 1\n"), [1]);
+}
+
+#[test]
 fn size_limits_fall_back_without_panicking() {
     let re = fast("(?:a{1000}){1000}", "", Scope::Lines);
     assert_eq!(re.inexact_reason(), Some(Inexact::TooLarge));
