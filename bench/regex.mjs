@@ -510,7 +510,7 @@ async function runTest262(tmp) {
   }
 
   // Stage A: every literal, in a seeded random order, until the budget is
-  // spent: one V8 run and one product run each (which goes first alternates),
+  // spent: one V8 run, one product run and one engine run each (the order alternates),
   // counts compared. Stage B: the WORST literals by that single-run ratio are
   // re-timed with LITERAL_RUNS more interleaved runs each, so the worst list
   // rests on medians, not on one noisy sample.
@@ -529,9 +529,9 @@ async function runTest262(tmp) {
       log(`  ${stoppedForMemory}`);
       break;
     }
-    const row = { source: lit.source, flags: lit.flags, file: lit.file, samples: { v8: [], product: [] } };
+    const row = { source: lit.source, flags: lit.flags, file: lit.file, samples: { v8: [], product: [], engine: [] } };
     try {
-      await timeLiteral(row, lines, subjectDir, rows.length % 2);
+      await timeLiteral(row, lines, text, subjectDir, rows.length % 2);
       rows.push(row);
     } catch (e) {
       // A product error on a pattern it accepted (ETIMEOUT, EINTERNAL…): listed, not timed.
@@ -541,8 +541,12 @@ async function runTest262(tmp) {
     if (rows.length % 100 === 0) log(`  ${rows.length}/${order.length} literals timed, ${((now() - started) / 1000).toFixed(0)} s, RSS ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MiB`);
   }
   const stageASeconds = (now() - started) / 1000;
+  // The worst by the call's ratio and the worst by the engine's, re-timed once each.
   const worst = [...rows].sort((x, y) => y.ratio - x.ratio).slice(0, WORST);
-  for (const row of worst) for (let r = 0; r < LITERAL_RUNS; r++) await timeLiteral(row, lines, subjectDir, r % 2);
+  const worstEngine = [...rows].sort((x, y) => y.engineRatio - x.engineRatio).slice(0, WORST);
+  for (const row of new Set([...worst, ...worstEngine])) {
+    for (let r = 0; r < LITERAL_RUNS; r++) await timeLiteral(row, lines, text, subjectDir, r % 2);
+  }
   return {
     totalLiterals: total,
     uniqueLiterals: unique.size,
@@ -559,16 +563,22 @@ async function runTest262(tmp) {
     subject: { files: harness.length + testFiles.length, bytes: Buffer.byteLength(text), lines: lines.length },
     baselineMs: median(baseline),
     worst: worst.map((r) => `/${r.source}/${r.flags}`),
+    worstEngine: worstEngine.map((r) => `/${r.source}/${r.flags}`),
     rows,
   };
 }
 
 const WORST = 10;
 
-/** One more interleaved V8 + product sample for a literal; updates its medians and counts. */
-async function timeLiteral(row, lines, dir, productFirst) {
+/** One more interleaved V8 + product + engine sample for a literal; updates its medians and counts. */
+async function timeLiteral(row, lines, text, dir, productFirst) {
   let last;
+  let engine;
   const sides = [
+    () => {
+      engine = engineCountSync(row.source, row.flags, text, MAX_MATCHES, REGEX_TIMEOUT_MS);
+      row.samples.engine.push(engine.ms);
+    },
     () => {
       const t = now();
       row.v8Count = v8Count(row.source, row.flags, lines, MAX_MATCHES);
@@ -585,11 +595,14 @@ async function timeLiteral(row, lines, dir, productFirst) {
   }
   row.v8Ms = median(row.samples.v8);
   row.productMs = median(row.samples.product);
+  row.engineMs = median(row.samples.engine);
   row.ratio = row.productMs / row.v8Ms;
+  row.engineRatio = row.engineMs / row.v8Ms;
   row.productCount = last.count;
+  row.engineCount = engine.budgetExceeded ? null : engine.count;
   row.productTruncated = last.truncated;
-  row.budgetSkipped = last.budgetSkipped > 0;
-  row.countsAgree = row.budgetSkipped ? null : row.v8Count === last.count;
+  row.budgetSkipped = last.budgetSkipped > 0 || engine.budgetExceeded;
+  row.countsAgree = row.budgetSkipped ? null : row.v8Count === last.count && row.v8Count === engine.count;
 }
 
 // ---------------------------------------------------------------------------
@@ -641,8 +654,8 @@ function test262Report(t) {
     ? `Timed: ${t.timed} of ${t.kept} kept literals, a seeded random sample (seed 262) cut by a ${t.budgetS} s budget (\`--literal-budget 0\` times them all), `
     : `Timed: all ${t.timed} kept literals, `;
   if (t.stoppedForMemory) out += `**stage A ${t.stoppedForMemory}**, `;
-  out += `one V8 run and one product run each (${t.stageASeconds.toFixed(0)} s); the ${WORST} worst ratios were then re-timed with ${LITERAL_RUNS} more interleaved runs each and are medians. `;
-  out += `Part 2 took ${t.seconds.toFixed(0)} s. The product builds one result object per match (contextLines 0): for literals that match on most lines, that dominates its time, hence the split by match count.\n\n`;
+  out += `one V8 run, one product run and one engine run each (${t.stageASeconds.toFixed(0)} s); the ${WORST} worst ratios of the call and of the engine were then re-timed with ${LITERAL_RUNS} more interleaved runs each and are medians. `;
+  out += `Part 2 took ${t.seconds.toFixed(0)} s. The product builds one result object per match (contextLines 0): for literals that match on most lines, that dominates its time, hence the split by match count; the engine alone (engineCountSync: compile and count every line's matches, timed in Rust, no file, no result objects) is timed as V8's side is.\n\n`;
   if (!rows.length) return out;
   // The distribution, over all timed literals and by how many matches they have.
   const buckets = [
@@ -666,12 +679,29 @@ function test262Report(t) {
   out += stat('product total s', (rs) => (rs.reduce((s, r) => s + r.productMs, 0) / 1000).toFixed(2));
   out += stat('total ratio', (rs) => ratioText(rs.reduce((s, r) => s + r.productMs, 0) / rs.reduce((s, r) => s + r.v8Ms, 0)));
   out += '\n';
-  out += `The ${WORST} worst ratios (medians of ${LITERAL_RUNS + 1} runs):\n\n| literal | V8 ms | product ms | product ÷ V8 | matches | from |\n|---|---:|---:|---:|---:|---|\n`;
-  for (const r of rows.filter((r) => r.samples.v8.length > 1).sort((a, b) => b.ratio - a.ratio)) {
-    out += `| ${lit(r)} | ${fmt(r.v8Ms)} | ${fmt(r.productMs)} | ${ratioText(r.ratio)} | ${r.v8Count}${r.productTruncated ? ' (capped)' : ''} | ${r.file} |\n`;
-  }
+  // The engine alone (engineCountSync: no file, no result objects), same literals.
+  const erat = (rs) => rs.map((r) => r.engineRatio);
+  out += `| engine ÷ V8 | ${buckets.map(([name, rs]) => `${name} (${rs.length})`).join(' | ')} |\n`;
+  out += `|---|${buckets.map(() => '---:').join('|')}|\n`;
+  out += stat('median', (rs) => ratioText(median(erat(rs))));
+  out += stat('p90', (rs) => ratioText(quantile(erat(rs), 0.9)));
+  out += stat('max', (rs) => ratioText(Math.max(...erat(rs))));
+  out += stat('engine faster', (rs) => `${rs.filter((r) => r.engineRatio < 1).length}`);
+  out += stat('engine total s', (rs) => (rs.reduce((s, r) => s + r.engineMs, 0) / 1000).toFixed(2));
+  out += stat('total ratio', (rs) => ratioText(rs.reduce((s, r) => s + r.engineMs, 0) / rs.reduce((s, r) => s + r.v8Ms, 0)));
+  out += '\n';
+  const retimed = rows.filter((r) => r.samples.v8.length > 1);
+  const worstTable = (title, key) => {
+    let t = `${title} (medians of ${LITERAL_RUNS + 1} runs):\n\n| literal | V8 ms | product ms | product ÷ V8 | engine ms | engine ÷ V8 | matches | from |\n|---|---:|---:|---:|---:|---:|---:|---|\n`;
+    for (const r of [...retimed].sort((a, b) => b[key] - a[key]).slice(0, WORST)) {
+      t += `| ${lit(r)} | ${fmt(r.v8Ms)} | ${fmt(r.productMs)} | ${ratioText(r.ratio)} | ${fmt(r.engineMs)} | ${ratioText(r.engineRatio)} | ${r.v8Count}${r.productTruncated ? ' (capped)' : ''} | ${r.file} |\n`;
+    }
+    return `${t}\n`;
+  };
+  out += worstTable(`The ${WORST} worst ratios of the call`, 'ratio');
+  out += worstTable(`The ${WORST} worst ratios of the engine alone`, 'engineRatio');
   out += `\nMatch-count differences: ${diffs.length ? `**${diffs.length} DIFF**` : 'none'}.\n`;
-  for (const r of diffs) out += `- **DIFF** ${lit(r)}: V8 ${r.v8Count}, product ${r.productCount} (${r.file})\n`;
+  for (const r of diffs) out += `- **DIFF** ${lit(r)}: V8 ${r.v8Count}, product ${r.productCount}, engine ${r.engineCount} (${r.file})\n`;
   out += `Files skipped for the regex budget: ${skips.length ? skips.map(lit).join(', ') : 'none'}.\n`;
   out += `Product errors on accepted patterns: ${t.productErrors.length ? '' : 'none.'}\n`;
   for (const r of t.productErrors) out += `- **ERROR** ${lit(r)} (${r.file}): ${r.error}\n`;
