@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use crate::ast::{Assertion, CharSet, Node, Pattern, Repeat};
 use crate::charset::{MAX_CODE_POINT, MAX_CODE_UNIT};
 use crate::parser::{is_lead, is_trail};
-use crate::program::{ClassSet, Guard, INF, Inst, Matcher, Program};
+use crate::program::{ClassSet, Guard, INF, Inst, Matcher, NONE, Program};
 
 /// Compiles `pattern`.
 pub(crate) fn compile(pattern: &Pattern) -> Program {
@@ -24,6 +24,7 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
     c.insts.push(Inst::Match);
     thread_jumps(&mut c.insts);
     let guards = guards(&c.insts, &c.lits, &c.set_list);
+    let backref_guards = backref_guards(&c.insts);
     let lead_end = c
         .insts
         .iter()
@@ -58,6 +59,7 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
     Program {
         memo,
         guards,
+        backref_guards,
         captures: pattern.capture_count + 1,
         lead_end,
         lead_saves,
@@ -445,6 +447,27 @@ fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> 
             };
             Guard { m: Some(m), disjoint }
         });
+    }
+    out
+}
+
+/// For each greedy forward `RepeatOne` followed, past `Save`s that do not write that
+/// group, by a forward back reference: the group (see `Program::backref_guards`).
+fn backref_guards(insts: &[Inst]) -> Vec<u32> {
+    let mut out = vec![NONE; insts.len()];
+    for (pc, inst) in insts.iter().enumerate() {
+        let Inst::RepeatOne { greedy: true, back: false, .. } = *inst else { continue };
+        let mut next = pc + 1;
+        let mut written = Vec::new();
+        while let Some(&Inst::Save { reg }) = insts.get(next) {
+            written.push(reg);
+            next += 1;
+        }
+        if let Some(&Inst::BackRef { group, back: false }) = insts.get(next)
+            && !written.iter().any(|&r| r / 2 == group)
+        {
+            out[pc] = group;
+        }
     }
     out
 }

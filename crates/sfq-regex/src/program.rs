@@ -168,6 +168,10 @@ pub(crate) struct Program {
     /// For each greedy `RepeatOne`, by instruction index: a character the continuation
     /// needs at once, so that giving back characters can skip positions without it.
     pub(crate) guards: Vec<Option<Guard>>,
+    /// For each greedy forward `RepeatOne` whose continuation is a back reference (past
+    /// `Save`s of other groups), by instruction index: that group (`NONE` otherwise). Giving
+    /// back stops only where the captured text's first unit follows.
+    pub(crate) backref_guards: Vec<u32>,
     /// What the memo of failed states records (see `memo`).
     pub(crate) memo: crate::memo::Plan,
 }

@@ -280,6 +280,41 @@ impl<'a> Vm<'a> {
         }
     }
 
+    /// Gives back characters of a greedy forward loop at `pc` from `p` (not below
+    /// `min_pos`) until the back reference after it can start: where the first unit of
+    /// its group's text follows. `None` if no position down to `min_pos` has it; `p` as
+    /// it is when the loop has no such guard or the group's text is unset, empty or
+    /// compared without case.
+    #[inline]
+    fn backref_give_back(
+        &self,
+        pc: u32,
+        mut p: u32,
+        min_pos: u32,
+        regs: &[u32],
+        fuel: &mut u64,
+    ) -> Option<u32> {
+        let group = self.prog.backref_guards[pc as usize];
+        if group == NONE || self.prog.ignore_case {
+            return Some(p);
+        }
+        let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
+        if s == NONE || e == NONE || e <= s {
+            return Some(p);
+        }
+        let first = self.text[s as usize];
+        loop {
+            if self.text.get(p as usize) == Some(&first) {
+                return Some(p);
+            }
+            if p == min_pos {
+                return None;
+            }
+            p = self.give_back(p, min_pos, false);
+            *fuel += 1;
+        }
+    }
+
     /// Whether `pos` is between the halves of a surrogate pair.
     fn inside_pair(&self, pos: u32) -> bool {
         pos > 0
@@ -652,6 +687,11 @@ impl<'a> Vm<'a> {
                                         fuel += 1;
                                     }
                                 }
+                            } else if !back {
+                                match self.backref_give_back(pc, p, min_pos, regs, &mut fuel) {
+                                    Some(q) => p = q,
+                                    None => ok = false,
+                                }
                             }
                             if ok {
                                 if keep && p != min_pos {
@@ -784,6 +824,11 @@ impl<'a> Vm<'a> {
                                 }
                                 n = self.give_back(n, min_pos, back);
                                 fuel += 1;
+                            }
+                        } else if !back {
+                            match self.backref_give_back(p, n, min_pos, regs, &mut fuel) {
+                                Some(m) => n = m,
+                                None => ok = false,
                             }
                         }
                         if ok {

@@ -70,6 +70,17 @@ fn cases() -> Vec<Case> {
         r"(\w*)x",
         r"((\w+))\s\2",
         r"(?:(\w+)\s)+\1",
+        // A greedy loop giving back to where a back reference's text can start.
+        r"(.{2}).+\1",
+        r"(\w+).*\1",
+        r"(a|)\w*\1",
+        r"(.).*(\1)",
+        r"(\w)(\w*)\2",
+        r"(.+)\1",
+        r"(?:(\w)|\s).*\1",
+        r"(\S+).*?\1",
+        r"(\w)\w*(?<=\1)",
+        r"(\p{L}).*\1",
     ] {
         add(p, all);
     }
