@@ -28,6 +28,9 @@ pub(crate) struct Prefilter {
     /// A literal every match holds a bounded distance after its start (`(.)a\1`:
     /// `a`, 1 or 2 units in).
     pub(crate) inner: Option<InnerLiteral>,
+    /// The pattern starts with a positive lookbehind whose body ends with one of these
+    /// (at most three) code units: only positions right after one can match.
+    pub(crate) behind_units: Option<Vec<u16>>,
 }
 
 /// A literal found `lo..=hi` code units after the start of every match (`lo` ≥ 1), or
@@ -81,8 +84,21 @@ impl Prefilter {
             }
             _ => None,
         };
+        let leading = match root {
+            Node::Concat(v) => v.first(),
+            other => Some(other),
+        };
+        let behind_units = match leading {
+            Some(Node::Lookaround(l)) if l.behind && !l.negative => last_units(&l.node)
+                .filter(|s| {
+                    s.len() <= 3 && s.iter().all(|c| c <= 0xFFFF && !is_lead(c) && !is_trail(c))
+                })
+                .map(|s| s.iter().map(|c| c as u16).collect()),
+            _ => None,
+        };
         Prefilter {
             inner,
+            behind_units,
             anchored,
             first: first.as_ref().map(ClassSet::new),
             first_units,
@@ -200,6 +216,33 @@ fn first_units_of_set(set: &CharSet) -> CharSet {
         let astral = (b > 0xFFFF).then(|| (lead(a.max(0x10000)), lead(b)));
         bmp.into_iter().chain(astral)
     }))
+}
+
+/// The characters every match of `node` ends with (`None` when unknown, or when it can
+/// match empty): the character a lookbehind whose body is `node` reads first.
+fn last_units(node: &Node) -> Option<CharSet> {
+    match node {
+        Node::Char(c) => Some(CharSet::single(*c)),
+        Node::Class(set) => Some(set.clone()),
+        Node::Concat(v) => {
+            // The last node that consumes (zero-width ones after it read nothing).
+            let last = v
+                .iter()
+                .rev()
+                .find(|n| !matches!(n, Node::Empty | Node::Assertion(_) | Node::Lookaround(_)))?;
+            last_units(last)
+        }
+        Node::Alternation(v) => {
+            let mut out = CharSet::default();
+            for n in v {
+                out = out.union(&last_units(n)?);
+            }
+            Some(out)
+        }
+        Node::Capture(c) => last_units(&c.node),
+        Node::Repeat(r) if r.min >= 1 => last_units(&r.node),
+        _ => None,
+    }
 }
 
 /// (units a non-empty match of `node` can start with, whether `node` can match empty).

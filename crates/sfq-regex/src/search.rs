@@ -164,6 +164,26 @@ pub(crate) fn search<T>(
             budget.charge(1 + (len - from.min(len)) as u64 / 64)?;
             return Ok(None);
         }
+        if pf.first_units.is_none()
+            && let Some(units) = &pf.behind_units
+        {
+            // A leading lookbehind whose body ends with one of a few units: only the
+            // positions right after one can match.
+            while let Some(q) = crate::prefilter::find_first(units, text, pos.max(1) - 1) {
+                let p = q + 1;
+                budget.charge(1 + (p - pos.min(p)) as u64 / 64)?;
+                let first_ok = match &pf.first {
+                    Some(first) => text.get(p).is_some_and(|&u| first.contains(u32::from(u))),
+                    None => true,
+                };
+                if p >= pos && first_ok && vm.run(p as u32, scratch, budget)? {
+                    return Ok(Some(out(&scratch.regs)));
+                }
+                pos = pos.max(p + 1);
+            }
+            budget.charge(1 + (len - pos.min(len)) as u64 / 64)?;
+            return Ok(None);
+        }
         if let Some(units) = &pf.first_units {
             while let Some(p) = crate::prefilter::find_first(units, text, pos) {
                 budget.charge(1 + (p - pos) as u64 / 64)?;

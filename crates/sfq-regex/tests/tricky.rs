@@ -17,6 +17,7 @@ const TEXTS: &[&str] = &[
 
 fn cases() -> Vec<Case> {
     let mut out = Vec::new();
+    let mut behind = Vec::new();
     let mut add = |p: &str, flags: &[&str]| {
         for f in flags {
             out.push(Case::new(p, f, TEXTS));
@@ -83,6 +84,32 @@ fn cases() -> Vec<Case> {
         r"(\p{L}).*\1",
     ] {
         add(p, all);
+    }
+    // Leading lookbehinds ending with one of a few characters (only the positions after
+    // one are tried), on texts where the first and last characters of their bodies differ.
+    const BEHIND: &[&str] = &[
+        "abcd bcx cdy ab c dc cb",
+        "xyz zk abcab fooo fo o \u{1F600}a\u{1F600}",
+        "b\u{2028}c\nd bcbc cdcd",
+        "",
+    ];
+    for p in [
+        r"(?<=(bc)|(cd)).",
+        r"(?<=b|c)\w",
+        r"(?<=[ab]\b)\s",
+        r"(?<=a(?=b))b",
+        r"(?<=(?:a|b)c?)\w",
+        r"(?<=\u{1F600})a",
+        r"(?<=k)\w",
+        r"(?<=[xyz]+)\w",
+        r"(?<=o)(?<=fo)o",
+        r"(?<=\1(o))\w",
+        r"(?<=bc|cd)",
+        r"(?<=c(?:d|b))\w",
+    ] {
+        for f in all {
+            behind.push(Case::new(p, f, BEHIND));
+        }
     }
     // Quantifiers, empty checks, capture resets.
     for p in [
@@ -211,6 +238,7 @@ fn cases() -> Vec<Case> {
     ] {
         add(p, all);
     }
+    out.extend(behind);
     out
 }
 
