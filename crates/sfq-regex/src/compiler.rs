@@ -117,7 +117,7 @@ fn fuse_star_runs(insts: &mut [Inst], guards: &[Option<Guard>]) {
         let Inst::One { m: sep, back: false } = insts[pc + 2] else { continue };
         let back_edge = Inst::Split { first: body, second: exit };
         let disjoint =
-            matches!(guards[pc + 1], Some(Guard { m: Some(g), disjoint: true }) if g == sep);
+            matches!(guards[pc + 1], Some(Guard { m: Some(g), disjoint: true, .. }) if g == sep);
         if disjoint && matches!(insts[pc + 3], i if i == back_edge) {
             insts[pc] = Inst::StarRun { m, min, sep, exit };
         }
@@ -244,6 +244,11 @@ impl Compiler {
             }
             Node::Repeat(r) => self.emit_repeat(r, back),
             Node::Lookaround(l) => {
+                if let (Node::Assertion(_), false) = (&l.node, l.negative) {
+                    // `(?=$)`, `(?<=\b)`: the assertion itself, at the same position.
+                    self.emit(&l.node, back);
+                    return;
+                }
                 if let Some(m) = self.matcher(&l.node) {
                     // One character: no frames needed.
                     if !matches!(l.node, Node::Char(c) if c > 0xFFFF && self.unicode) {
@@ -430,7 +435,17 @@ fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> 
             }
             Some(Inst::EndOfInput) if !back => {
                 // Only the end of the text will do: giving back never helps.
-                out[pc] = Some(Guard { m: None, disjoint: true });
+                out[pc] = Some(Guard { m: None, line_end: false, disjoint: true });
+                continue;
+            }
+            Some(Inst::EndOfLine) if !back => {
+                // The end of the text or a line terminator: giving back helps only if the
+                // loop can match a terminator.
+                let terminators =
+                    CharSet::from_ranges([(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)]);
+                let disjoint =
+                    matcher_set(rep, sets).is_some_and(|a| a.intersect(&terminators).is_empty());
+                out[pc] = Some(Guard { m: None, line_end: true, disjoint });
                 continue;
             }
             _ => None,
@@ -445,7 +460,7 @@ fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> 
                 }
                 _ => false,
             };
-            Guard { m: Some(m), disjoint }
+            Guard { m: Some(m), line_end: false, disjoint }
         });
     }
     out

@@ -90,8 +90,10 @@ pub(crate) enum Inst {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Guard {
     /// The character the continuation must start with, or `None` when it needs the end
-    /// of the text (`$` without `m`).
+    /// of the text (`$` without `m`) or, with `line_end`, of a line (`$` with `m`).
     pub(crate) m: Option<Matcher>,
+    /// With `m` `None`: a line terminator after the position will do too.
+    pub(crate) line_end: bool,
     /// No character the loop matches can satisfy the guard: only the position right after
     /// everything the loop matched can, so giving back is useless.
     pub(crate) disjoint: bool,

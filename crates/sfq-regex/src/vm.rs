@@ -252,6 +252,27 @@ impl<'a> Vm<'a> {
                     }
                     return (p, p - pos);
                 }
+                Matcher::Set(i) => {
+                    // Unicode mode: a unit that is not a surrogate is a character of its
+                    // own; pairs (and lone halves) go through `step`.
+                    let set = &self.prog.sets[i as usize];
+                    while count < max && p < self.len {
+                        let u = t[p as usize];
+                        if (u & 0xF800) != 0xD800 {
+                            if !set.contains(u32::from(u)) {
+                                break;
+                            }
+                            p += 1;
+                        } else {
+                            match self.step(m, p, false) {
+                                Some(n) => p = n,
+                                None => break,
+                            }
+                        }
+                        count += 1;
+                    }
+                    return (p, count);
+                }
                 Matcher::Any if !self.prog.unicode => {
                     let end = (u64::from(p) + u64::from(max)).min(u64::from(self.len)) as u32;
                     return (end, end - pos);
@@ -276,7 +297,7 @@ impl<'a> Vm<'a> {
     fn guard_ok(&self, g: Guard, p: u32, back: bool) -> bool {
         match g.m {
             Some(m) => self.step(m, p, back).is_some(),
-            None => p == self.len,
+            None => p == self.len || (g.line_end && is_line_terminator(self.text[p as usize])),
         }
     }
 

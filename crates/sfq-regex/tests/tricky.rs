@@ -111,6 +111,40 @@ fn cases() -> Vec<Case> {
             behind.push(Case::new(p, f, BEHIND));
         }
     }
+    // Lookarounds of an assertion, loops before `$` (with `m`: a line end stops them),
+    // and Unicode-mode class loops over pairs and lone halves.
+    const ENDS: &[&str] = &[
+        "ab cd\nef\r\ngh\u{2028}ij\u{2029}kl",
+        "x \u{1F600}\u{1F600}y z w\u{1F600}",
+        "trailing   \n\n  lead;\nend;",
+        "",
+    ];
+    for p in [
+        r"\w+(?<=$)",
+        r"\w+(?=$)",
+        r"\w+$",
+        r".+$",
+        r"[\s\S]+$",
+        r"[\s\S]+$\n",
+        r"[^x]+$\r",
+        r"[^\n]+$",
+        r"(?=\b)\w+",
+        r"(?<=^)\w",
+        r"\w(?!$)",
+        r"\w+(?<!\b)",
+        r"\P{L}+",
+        r"[\u{1F600}a-z]+",
+        r"[^x]+$",
+        r"\S+;$",
+    ] {
+        for f in all {
+            let mut case = Case::new(p, f, ENDS);
+            // And lone surrogate halves.
+            case.texts.push(vec![0x78, 0xD83D, 0x7A, 0x20, 0xDE00, 0x77, 0xD83D, 0xDE00]);
+            case.starts.push(-1);
+            behind.push(case);
+        }
+    }
     // Quantifiers, empty checks, capture resets.
     for p in [
         r"(?:|a)*",
