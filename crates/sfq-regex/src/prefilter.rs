@@ -54,7 +54,23 @@ impl Prefilter {
         let unicode = pattern.unicode_mode();
         let root = &pattern.root;
         let anchored = starts_anchored(root);
-        let (set, empty) = first_units(root);
+        let (mut set, mut empty) = first_units(root);
+        let leading = match root {
+            Node::Concat(v) => v.first(),
+            other => Some(other),
+        };
+        if let Some(Node::Lookaround(l)) = leading
+            && !l.behind
+            && !l.negative
+        {
+            // A leading lookahead that needs a character (`(?=(abc))`, `(?=\w)`): the unit
+            // at a match's start is one its body can start with, even for an empty match.
+            let (ahead, ahead_empty) = first_units(&l.node);
+            if !ahead_empty {
+                set = if empty { ahead } else { set.intersect(&ahead) };
+                empty = false;
+            }
+        }
         let first = if empty || set.ranges() == [(0, 0xFFFF)] { None } else { Some(set) };
         let first_units =
             first.as_ref().filter(|s| s.len() <= 3).map(|s| s.iter().map(|u| u as u16).collect());
@@ -83,10 +99,6 @@ impl Prefilter {
                 Some(InnerLiteral { finder: Finder::new(&unit_bytes(&units)).into_owned(), lo, hi })
             }
             _ => None,
-        };
-        let leading = match root {
-            Node::Concat(v) => v.first(),
-            other => Some(other),
         };
         let behind_units = match leading {
             Some(Node::Lookaround(l)) if l.behind && !l.negative => last_units(&l.node)

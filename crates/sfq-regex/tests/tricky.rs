@@ -106,6 +106,19 @@ fn cases() -> Vec<Case> {
         r"(?<=\1(o))\w",
         r"(?<=bc|cd)",
         r"(?<=c(?:d|b))\w",
+        // Leading lookaheads that need a character (the unit at the start is one of theirs).
+        r"(?=(bc))(?<=\1)",
+        r"(?=\w)\b",
+        r"(?=b)",
+        r"(?=[ab])\w{2}",
+        r"(?=b|)c",
+        r"(?=b)|c",
+        r"(?=bc)b",
+        r"(?=.*o)\w",
+        r"(?=\u{1F600})",
+        r"(?=b)(?=c)",
+        r"(?=[^a])",
+        r"(?=c)\w*?",
     ] {
         for f in all {
             behind.push(Case::new(p, f, BEHIND));
