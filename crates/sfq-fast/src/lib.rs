@@ -262,8 +262,10 @@ impl FastRegex {
     }
 
     /// [`Scope::Lines`], over a whole file's text: the byte offset, at or after `from`, of
-    /// the next position where a match may start, or `None` when no line from `from` on
-    /// can hold a match.
+    /// a position in the next line where a match may start (where it may start, or the
+    /// start of that line: a superset match is located by its end, without the reverse
+    /// scan that finds its start), or `None` when no line from `from` on can hold a
+    /// match.
     ///
     /// Superset guarantee: every line (of `text.split(/\r?\n/)`) holding a JavaScript
     /// match holds a candidate, and a caller that decides the candidate's line and
@@ -381,6 +383,18 @@ pub(crate) fn search(
     match cache {
         Some(c) => re.search_with(c, input),
         None => re.search(input),
+    }
+}
+
+/// [`search`] for where the first match ends only (a forward scan).
+pub(crate) fn search_half(
+    re: &meta::Regex,
+    cache: &mut Option<&mut meta::Cache>,
+    input: &Input<'_>,
+) -> Option<regex_automata::HalfMatch> {
+    match cache {
+        Some(c) => re.search_half_with(c, input),
+        None => re.search_half(input),
     }
 }
 

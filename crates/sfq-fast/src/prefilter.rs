@@ -58,6 +58,8 @@ pub(crate) struct Prefilter {
     inner: Option<Scan>,
     /// The superset matches the empty string: every position is a candidate.
     nullable: bool,
+    /// Lines scope: a candidate is reported as the start of its line.
+    lines: bool,
 }
 
 impl Prefilter {
@@ -72,7 +74,7 @@ impl Prefilter {
         let regex = crate::build_with(hir, !class_at_line_start)?;
         let nullable = hir.properties().minimum_len() == Some(0);
         let inner = if scope == Scope::Lines && !nullable { scan(hir) } else { None };
-        Some(Prefilter { regex, inner, nullable })
+        Some(Prefilter { regex, inner, nullable, lines: scope == Scope::Lines })
     }
 
     /// Whether the superset matches empty, so that every position is a candidate.
@@ -85,9 +87,10 @@ impl Prefilter {
         self.inner.is_some()
     }
 
-    /// The start of the first superset match starting in `from..=end` and ending by `end`,
-    /// where `end` is the text's length or (Lines scope) the offset of a `\n`, which no
-    /// match crosses, or a position whose line the caller accounts for anyway.
+    /// The start of the first superset match starting in `from..=end` and ending by `end`
+    /// (Lines scope: a position in its line, no later than its start, not before
+    /// `from`), where `end` is the text's length or (Lines scope) the offset of a `\n`,
+    /// which no match crosses, or a position whose line the caller accounts for anyway.
     pub fn find(
         &self,
         mut cache: Option<&mut meta::Cache>,
@@ -105,6 +108,16 @@ impl Prefilter {
         }
         let Some(scan) = &self.inner else {
             let input = Input::new(text).range(from..end);
+            if self.lines {
+                // Only the line matters to the caller: where the match ends (a forward
+                // scan, without the reverse one that finds its start) tells it, as a
+                // match holds no `\n`.
+                let e = crate::search_half(&self.regex, &mut cache, &input)?.offset();
+                let last = e.saturating_sub(1).max(from);
+                return Some(
+                    memchr::memrchr(b'\n', &bytes[from..last]).map_or(from, |i| from + i + 1),
+                );
+            }
             return crate::search(&self.regex, &mut cache, &input).map(|m| m.start());
         };
         let mut pos = from;

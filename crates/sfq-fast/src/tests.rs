@@ -332,6 +332,8 @@ fn explicit_caches_are_checked() {
         true
     });
     assert_eq!(got, [(2, 4)]);
-    assert_eq!(a.next_candidate_with(&mut cache, "xxaa", 0), Some(2));
+    // The candidate's line (located by the match's end).
+    assert_eq!(a.next_candidate_with(&mut cache, "xxaa", 0), Some(0));
+    assert_eq!(a.next_candidate_with(&mut cache, "b\nxxaa", 0), Some(2));
     assert_eq!(b.next_candidate_with(&mut cache, "xxaa", 0), None);
 }
