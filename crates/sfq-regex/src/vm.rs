@@ -543,6 +543,12 @@ impl<'a> Vm<'a> {
                         Some(p) => {
                             pos = p;
                             pc += 1;
+                            // The ends and starts of groups around it (`(.)(.)`), without
+                            // a dispatch each.
+                            while let Inst::Save { reg } = insts[pc as usize] {
+                                set_reg!(reg, pos);
+                                pc += 1;
+                            }
                             true
                         }
                         None => false,
