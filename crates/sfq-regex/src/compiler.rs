@@ -19,11 +19,12 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
         regs: 2 * (pattern.capture_count + 1),
         unicode,
         max_char: if unicode { MAX_CODE_POINT } else { MAX_CODE_UNIT },
+        behind_firsts: HashMap::new(),
     };
     c.emit(&pattern.root, false);
     c.insts.push(Inst::Match);
     thread_jumps(&mut c.insts);
-    let guards = guards(&c.insts, &c.lits, &c.set_list);
+    let guards = guards(&c.insts, &c.lits, &c.set_list, &c.behind_firsts);
     let backref_guards = backref_guards(&c.insts);
     let lead_end = c
         .insts
@@ -133,6 +134,9 @@ struct Compiler {
     regs: u32,
     unicode: bool,
     max_char: u32,
+    /// By the index of a positive lookbehind's `LookStart`: the character its body reads
+    /// first (the one right before the position), when known.
+    behind_firsts: HashMap<u32, Matcher>,
 }
 
 impl Compiler {
@@ -273,6 +277,13 @@ impl Compiler {
                     return;
                 }
                 let start = self.push(Inst::LookStart { negative: l.negative, end: 0 });
+                if l.behind
+                    && !l.negative
+                    && let Some(set) = crate::prefilter::last_units(&l.node)
+                {
+                    let m = self.class_matcher(&set);
+                    self.behind_firsts.insert(start, m);
+                }
                 self.emit(&l.node, l.behind);
                 self.push(Inst::LookEnd);
                 let end = self.pc();
@@ -411,7 +422,12 @@ fn literal_chars(node: &Node) -> Option<Vec<u32>> {
 
 /// The guard of each greedy `RepeatOne`: what the instruction after it (past `Save`s)
 /// needs to find at once.
-fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> {
+fn guards(
+    insts: &[Inst],
+    lits: &[u16],
+    sets: &[CharSet],
+    behind_firsts: &HashMap<u32, Matcher>,
+) -> Vec<Option<Guard>> {
     let mut out = vec![None; insts.len()];
     for (pc, inst) in insts.iter().enumerate() {
         let Inst::RepeatOne { m: rep, greedy: true, back, .. } = *inst else { continue };
@@ -435,7 +451,33 @@ fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> 
             }
             Some(Inst::EndOfInput) if !back => {
                 // Only the end of the text will do: giving back never helps.
-                out[pc] = Some(Guard { m: None, line_end: false, disjoint: true });
+                out[pc] = Some(Guard { m: None, line_end: false, behind: false, disjoint: true });
+                continue;
+            }
+            Some(&Inst::LookOne { m, behind: true, negative: false }) if !back => {
+                out[pc] =
+                    Some(Guard { m: Some(m), line_end: false, behind: true, disjoint: false });
+                continue;
+            }
+            Some(&Inst::LookLit { start, len, behind: true, negative: false })
+                if !back && len > 0 =>
+            {
+                // The literal's last unit is right before the position.
+                out[pc] = lits.get((start + len - 1) as usize).map(|&u| Guard {
+                    m: Some(Matcher::Unit(u)),
+                    line_end: false,
+                    behind: true,
+                    disjoint: false,
+                });
+                continue;
+            }
+            Some(Inst::LookStart { negative: false, .. })
+                if let Some(&m) = behind_firsts.get(&(next as u32)) =>
+            {
+                // A lookbehind: the character before the position must be one its body
+                // reads first (a character of the loop's own run, so never disjoint).
+                out[pc] =
+                    Some(Guard { m: Some(m), line_end: false, behind: true, disjoint: false });
                 continue;
             }
             Some(Inst::EndOfLine) if !back => {
@@ -445,7 +487,7 @@ fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> 
                     CharSet::from_ranges([(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)]);
                 let disjoint =
                     matcher_set(rep, sets).is_some_and(|a| a.intersect(&terminators).is_empty());
-                out[pc] = Some(Guard { m: None, line_end: true, disjoint });
+                out[pc] = Some(Guard { m: None, line_end: true, behind: false, disjoint });
                 continue;
             }
             _ => None,
@@ -460,7 +502,7 @@ fn guards(insts: &[Inst], lits: &[u16], sets: &[CharSet]) -> Vec<Option<Guard>> 
                 }
                 _ => false,
             };
-            Guard { m: Some(m), line_end: false, disjoint }
+            Guard { m: Some(m), line_end: false, behind: false, disjoint }
         });
     }
     out

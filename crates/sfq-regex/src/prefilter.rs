@@ -232,7 +232,7 @@ fn first_units_of_set(set: &CharSet) -> CharSet {
 
 /// The characters every match of `node` ends with (`None` when unknown, or when it can
 /// match empty): the character a lookbehind whose body is `node` reads first.
-fn last_units(node: &Node) -> Option<CharSet> {
+pub(crate) fn last_units(node: &Node) -> Option<CharSet> {
     match node {
         Node::Char(c) => Some(CharSet::single(*c)),
         Node::Class(set) => Some(set.clone()),

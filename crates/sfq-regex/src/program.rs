@@ -94,6 +94,9 @@ pub(crate) struct Guard {
     pub(crate) m: Option<Matcher>,
     /// With `m` `None`: a line terminator after the position will do too.
     pub(crate) line_end: bool,
+    /// `m` is the character before the position (a lookbehind's), whichever way the loop
+    /// reads.
+    pub(crate) behind: bool,
     /// No character the loop matches can satisfy the guard: only the position right after
     /// everything the loop matched can, so giving back is useless.
     pub(crate) disjoint: bool,

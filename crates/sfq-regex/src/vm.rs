@@ -296,7 +296,7 @@ impl<'a> Vm<'a> {
     #[inline]
     fn guard_ok(&self, g: Guard, p: u32, back: bool) -> bool {
         match g.m {
-            Some(m) => self.step(m, p, back).is_some(),
+            Some(m) => self.step(m, p, back || g.behind).is_some(),
             None => p == self.len || (g.line_end && is_line_terminator(self.text[p as usize])),
         }
     }

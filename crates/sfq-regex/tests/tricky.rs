@@ -149,6 +149,17 @@ fn cases() -> Vec<Case> {
         r"[\u{1F600}a-z]+",
         r"[^x]+$",
         r"\S+;$",
+        // Loops before a lookbehind give back only to where its last character is before.
+        r".*(?<=d)",
+        r".*(?<=cd)",
+        r"\w+(?<=(b|f))\b",
+        r".*(?<=(l|ad))(.*)",
+        r"\w*(?<=[^a])",
+        r"(?<=\w*(?<=a)b)\w",
+        r"\S+(?<=\u{1F600})",
+        r".+(?<=\u{2028}ij)",
+        r"a*(?<=b)",
+        r"[a-z]+(?<=(?:x|y)z?)\s",
     ] {
         for f in all {
             let mut case = Case::new(p, f, ENDS);
