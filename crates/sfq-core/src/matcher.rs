@@ -179,10 +179,13 @@ impl LineSearch<'_> {
         self.matcher.fast.next_candidate_with(self.cache(), text, from)
     }
 
-    /// Whether every line goes to the exact engine (the fast path has no
-    /// exact translation of the pattern, only a prefilter).
-    pub fn exact_only(&self) -> bool {
-        !self.matcher.fast.is_exact()
+    /// Whether the candidate scan is work to skip where most lines hold a
+    /// candidate: every line goes to the exact engine (the fast path has no
+    /// exact translation of the pattern, only a prefilter), or the scan runs
+    /// an automaton over every byte (no literals to look for).
+    pub fn dense_skips_scan(&self) -> bool {
+        let fast = &self.matcher.fast;
+        !fast.is_exact() || !fast.finds_literals()
     }
 
     /// Every match in one line (a JS string of its own), in order: on the

@@ -406,12 +406,13 @@ fn chars_in(bytes: &[u8]) -> usize {
 }
 
 /// Line by line over UTF-8: candidates from the prefilter, lines around them.
-/// When the exact engine searches every line (the fast path is only a
-/// prefilter), after this many candidates in a row each in the line the
-/// search was at (the prefilter skipped nothing), the next [`DENSE_SPAN`]
-/// lines are searched without asking it: on text where most lines may
-/// match, its scan is work on top of each line's search (13 % of a
-/// back-reference search over prose). Then it is asked again.
+/// When the prefilter's scan is an automaton's or the exact engine searches
+/// every line (`LineSearch::dense_skips_scan`), after this many candidates
+/// in a row each in the line the search was at (the prefilter skipped
+/// nothing), the next [`DENSE_SPAN`] lines are searched without asking it:
+/// on text where most lines may match, its scan is work on top of each
+/// line's search (13 % of a back-reference search over prose, 15 % of `.+`).
+/// Then it is asked again.
 const DENSE_RUN: usize = 32;
 /// See [`DENSE_RUN`].
 const DENSE_SPAN: usize = 256;
@@ -427,9 +428,9 @@ fn lines_utf8(
     // Candidates found in the very line the search was at, in a row; and
     // the lines left to take as candidates without asking (see DENSE_RUN).
     let (mut dense, mut unasked) = (0usize, 0usize);
-    // Only when each line is searched by the exact engine: the fast path's
-    // own search of a line costs more than its prefilter's skip.
-    let exact_only = search.exact_only();
+    // Not when the candidates come from a literal scan and the fast path
+    // decides lines: a line's search costs more than that scan's skip.
+    let skip_scan = search.dense_skips_scan();
     while pos < b.len() {
         let candidate = if unasked > 0 {
             unasked -= 1;
@@ -439,7 +440,7 @@ fn lines_utf8(
             if candidate >= b.len() && b.last() == Some(&b'\n') {
                 break; // on the unlisted empty line after the final newline
             }
-            let here = exact_only && memchr(b'\n', &b[pos..candidate.min(b.len())]).is_none();
+            let here = skip_scan && memchr(b'\n', &b[pos..candidate.min(b.len())]).is_none();
             dense = if here { dense + 1 } else { 0 };
             if dense == DENSE_RUN {
                 dense = 0;
@@ -560,7 +561,9 @@ mod tests {
             .unwrap();
             out
         };
-        for p in [r"\b(\w+)\s+\1\b", r"(?<=\s)\w+\b"] {
+        // Exact-engine patterns, and fast-path ones whose candidates come from an
+        // automaton (no literals).
+        for p in [r"\b(\w+)\s+\1\b", r"(?<=\s)\w+\b", r"\w+\b", r".{3,}"] {
             let m = Matcher::new(&units(p), "", Mode::Lines).unwrap();
             let utf8 = FileText::Utf8(text.clone());
             let got = hits(&utf8, &m);

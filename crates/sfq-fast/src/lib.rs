@@ -256,6 +256,14 @@ impl FastRegex {
         self.prefilter.as_ref().is_some_and(Prefilter::has_line_scan)
     }
 
+    /// Whether the prefilter finds its candidates by literals (its own scan or its
+    /// regex's prefix literals, at memchr/Teddy speed) rather than by running an
+    /// automaton over every byte. Where most lines hold a candidate, skipping an
+    /// automaton's scan saves work; skipping a literal scan costs the lines it skipped.
+    pub fn finds_literals(&self) -> bool {
+        self.prefilter.as_ref().is_some_and(Prefilter::finds_literals)
+    }
+
     /// A cache for the `*_with` methods (one per thread; it may be reused across texts).
     pub fn create_cache(&self) -> Cache {
         Cache::new(self)

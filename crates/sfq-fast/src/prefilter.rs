@@ -60,6 +60,8 @@ pub(crate) struct Prefilter {
     nullable: bool,
     /// Lines scope: a candidate is reported as the start of its line.
     lines: bool,
+    /// Candidates are found by literals (the line scan or the regex's prefix literals).
+    literals: bool,
 }
 
 impl Prefilter {
@@ -74,12 +76,19 @@ impl Prefilter {
         let regex = crate::build_with(hir, !class_at_line_start)?;
         let nullable = hir.properties().minimum_len() == Some(0);
         let inner = if scope == Scope::Lines && !nullable { scan(hir) } else { None };
-        Some(Prefilter { regex, inner, nullable, lines: scope == Scope::Lines })
+        let literals =
+            inner.is_some() || (!class_at_line_start && quality(&prefixes(hir)).is_some());
+        Some(Prefilter { regex, inner, nullable, lines: scope == Scope::Lines, literals })
     }
 
     /// Whether the superset matches empty, so that every position is a candidate.
     pub fn is_nullable(&self) -> bool {
         self.nullable
+    }
+
+    /// Whether candidates are found by literals (see `FastRegex::finds_literals`).
+    pub fn finds_literals(&self) -> bool {
+        self.literals
     }
 
     /// Whether a literal, non-ASCII or line-length scan runs before the regex.
