@@ -26,23 +26,7 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
     thread_jumps(&mut c.insts);
     let guards = guards(&c.insts, &c.lits, &c.set_list, &c.behind_firsts);
     let backref_guards = backref_guards(&c.insts);
-    let lead_end = c
-        .insts
-        .iter()
-        .position(|i| {
-            !matches!(
-                i,
-                Inst::Save { .. }
-                    | Inst::StartOfInput
-                    | Inst::StartOfLine
-                    | Inst::EndOfInput
-                    | Inst::EndOfLine
-                    | Inst::WordBoundary { .. }
-                    | Inst::LookOne { .. }
-                    | Inst::LookLit { .. }
-            )
-        })
-        .unwrap_or(c.insts.len()) as u32;
+    let lead_end = c.insts.iter().position(|i| !i.is_lead()).unwrap_or(c.insts.len()) as u32;
     // No instruction jumps into the lead (a run that skips it must not miss a way in).
     let lead_end = c.insts.iter().flat_map(targets).filter(|&t| t > 0).fold(lead_end, u32::min);
     let lead_saves = c.insts[..lead_end as usize]

@@ -86,6 +86,24 @@ pub(crate) enum Inst {
     LookEnd,
 }
 
+impl Inst {
+    /// Whether the instruction may be in a program's lead: a capture's `Save` or a
+    /// zero-width check of the position alone (`Vm::lead_ok` evaluates each of these).
+    pub(crate) fn is_lead(&self) -> bool {
+        matches!(
+            self,
+            Inst::Save { .. }
+                | Inst::StartOfInput
+                | Inst::StartOfLine
+                | Inst::EndOfInput
+                | Inst::EndOfLine
+                | Inst::WordBoundary { .. }
+                | Inst::LookOne { .. }
+                | Inst::LookLit { .. }
+        )
+    }
+}
+
 /// What the continuation of a greedy one-character loop needs at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Guard {

@@ -191,10 +191,10 @@ impl<'a> Vm<'a> {
         }
     }
 
-    /// Evaluates the zero-width checks the program starts with (word boundaries,
-    /// one-character lookarounds, line anchors): `false` if the program must fail at
-    /// `pos`. Lets the search skip most start positions without running the VM.
-    /// Every check of the lead passing (then [`Vm::run_past_lead`] may start past it).
+    /// Evaluates every zero-width check the program starts with (word boundaries,
+    /// one-character or literal lookarounds, anchors): `false` if the program must fail
+    /// at `pos`. Lets the search skip most start positions without running the VM, and
+    /// when it holds, [`Vm::run_past_lead`] may start past those checks.
     #[inline]
     pub(crate) fn lead_ok(&self, pos: u32) -> bool {
         for inst in &self.prog.lead_checks {
@@ -213,7 +213,9 @@ impl<'a> Vm<'a> {
                 Inst::EndOfLine => pos == self.len || is_line_terminator(self.text[pos as usize]),
                 Inst::StartOfInput => pos == 0,
                 Inst::EndOfInput => pos == self.len,
-                _ => return true,
+                // Not in a lead (`Inst::is_lead` lists the kinds above and `Save`, which
+                // `lead_checks` leaves out).
+                _ => true,
             };
             if !ok {
                 return false;
