@@ -72,12 +72,12 @@ impl Prefilter {
         // `^[a-z]+$`): the regex's own prefix literals (the class's bytes) are found all
         // over the lines and each hit fails at once; its automaton alone passes over the
         // text once.
-        let class_at_line_start = starts_at_line_start(hir) && byte_class_prefix(hir);
+        let prefix = prefixes(hir);
+        let class_at_line_start = starts_at_line_start(hir) && byte_class(&prefix);
         let regex = crate::build_with(hir, !class_at_line_start)?;
         let nullable = hir.properties().minimum_len() == Some(0);
         let inner = if scope == Scope::Lines && !nullable { scan(hir) } else { None };
-        let literals =
-            inner.is_some() || (!class_at_line_start && quality(&prefixes(hir)).is_some());
+        let literals = inner.is_some() || (!class_at_line_start && quality(&prefix).is_some());
         Some(Prefilter { regex, inner, nullable, lines: scope == Scope::Lines, literals })
     }
 
@@ -188,10 +188,9 @@ fn inner_literals(hir: &Hir, whole: Option<Quality>) -> Option<Literals> {
 }
 
 /// Whether every match of `hir` starts with a non-ASCII character.
-/// Whether the prefix literals of `hir` are four or more, some of a single byte (the
-/// bytes of a class).
-fn byte_class_prefix(hir: &Hir) -> bool {
-    let seq = prefixes(hir);
+/// Whether prefix literals are four or more, some of a single byte (the bytes of a
+/// class).
+fn byte_class(seq: &Seq) -> bool {
     seq.literals().is_some_and(|lits| lits.len() >= 4) && seq.min_literal_len() == Some(1)
 }
 
