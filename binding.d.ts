@@ -56,11 +56,11 @@ export interface CompactResult {
 
 /** What [`engine_count_sync`] measured. */
 export interface EngineCount {
-  /** Matches found (at most the cap). */
+  /** Matches found (at most the cap; 0 when the budget ran out). */
   count: number
   /** The regex's compile and the search, in milliseconds (measured in Rust). */
   ms: number
-  /** The per-text time budget ran out (the count is then partial). */
+  /** The per-text time budget ran out (no count is reported). */
   budgetExceeded: boolean
 }
 

@@ -273,11 +273,11 @@ pub fn query_to_stdout(
 /// What [`engine_count_sync`] measured.
 #[napi(object, object_from_js = false)]
 pub struct EngineCount {
-    /// Matches found (at most the cap).
+    /// Matches found (at most the cap; 0 when the budget ran out).
     pub count: u32,
     /// The regex's compile and the search, in milliseconds (measured in Rust).
     pub ms: f64,
-    /// The per-text time budget ran out (the count is then partial).
+    /// The per-text time budget ran out (no count is reported).
     pub budget_exceeded: bool,
 }
 
