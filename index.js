@@ -74,10 +74,17 @@ exports.globFilesSync = syncApi('globFiles', undefined);
 
 // The bounded exploration protocol (seed 001): each resolves to
 // { text, exitCode, ...the same facts typed }; `text` is what the CLI prints.
-for (const name of ['survey', 'scout', 'sample', 'show']) {
-  exports[name] = asyncApi(name, undefined);
-  exports[`${name}Sync`] = syncApi(name, undefined);
-}
+// Each export is written out (not assigned in a loop): Node's CommonJS
+// named-export detection, which `import { sample } from 'smart-file-query'`
+// relies on, sees only `exports.name = …` assignments.
+exports.survey = asyncApi('survey', undefined);
+exports.surveySync = syncApi('survey', undefined);
+exports.scout = asyncApi('scout', undefined);
+exports.scoutSync = syncApi('scout', undefined);
+exports.sample = asyncApi('sample', undefined);
+exports.sampleSync = syncApi('sample', undefined);
+exports.show = asyncApi('show', undefined);
+exports.showSync = syncApi('show', undefined);
 
 /** The package's version (its package.json's). */
 exports.version = require('./package.json').version;

@@ -87,11 +87,27 @@ function typecheckEveryExport(app: string): void {
       '',
     ].join('\n'),
   );
+  // Every export imported by name from ESM: type-checked as a strict `nodenext`
+  // ES module (named.mts), and the same import line run by Node (named.mjs),
+  // whose CommonJS named-export detection must see each name.
+  const named = [
+    `import { ${names.join(', ')} } from 'smart-file-query';`,
+    `const all: Record<string, unknown> = { ${names.join(', ')} };`,
+    "const missing = Object.keys(all).filter((k) => all[k] === undefined);",
+    "if (missing.length > 0) throw new Error(`not exported by name: ${missing.join(', ')}`);",
+    'console.log(Object.keys(all).length);',
+    '',
+  ].join('\n');
+  writeFileSync(join(app, 'named.mts'), named);
+  writeFileSync(join(app, 'named.mjs'), named.replace(': Record<string, unknown>', ''));
+  const run = spawnSync(process.execPath, ['named.mjs'], { cwd: app, encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.stdout.trim()).toBe(String(names.length));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], lib: ['ES2022', 'DOM'] },
-      files: ['use.ts'],
+      files: ['use.ts', 'named.mts'],
     }),
   );
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
