@@ -65,6 +65,9 @@ export const OPTION_CASES: Q[] = [
   { regex: 'alpha', glob: '**/.*' }, { regex: 'alpha', ignore: ['enc/**', '**/*.md'] }, { regex: 'alpha', glob: 'src/**', ignore: '**/x y/**' },
   { regex: 'alpha', encoding: 'utf16le' }, { regex: 'alpha|caf.', encoding: 'latin1' }, { regex: 'alpha|caf.', encoding: 'ascii' },
   { regex: 'alpha', encoding: 'UCS-2' }, { regex: 'nomatchhere' },
+  // double-quoted glob parts are literal text (picomatch drops the quotes)
+  { regex: 'alpha', glob: ['"src"/**', '"enc"/*.txt'] }, { regex: 'alpha', glob: '"a"*' }, { regex: 'alpha', glob: '**/"*".md' },
+  { regex: 'alpha', glob: '*"txt"', ignore: '"enc"/**' },
 ];
 
 const repos: GeneratedRepo[] = [];

@@ -89,6 +89,9 @@ describe('findFiles', () => {
     const patterns = [
       'src/deep', 'src/deep/*', 'src/*', 'src/**', 'src/**/*.ts', '{src,pkg}/**/*.ts', '.github/**', '**/deep/**',
       'src/deep/c.ts', 'sr?/*.ts', '[s]rc/**', 'src/!(a).ts', 'nope/**', '*.md', 'deep', '**/*.test.ts', '*/deep',
+      // Double quotes: literal text, the quotes dropped (picomatch's parse).
+      '"src"/*.ts', '"src"/**', '"src/deep"/*', 'src/"deep"/*.ts', '"a"*', '*"ts"', '"*".md', '"*"', '"?"', '"src',
+      '"[s]rc"/**', '"{src,pkg}"/**', 'src"/"*',
     ];
     for (const pattern of patterns) {
       const isMatch = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });

@@ -3,8 +3,10 @@
 //! A pattern is translated exactly as picomatch translates it (a port of its
 //! parser, quirks included: `[!a]` is a class of `!` and `a`, `[abc]` also
 //! matches the literal text `[abc]`, `?` matches one UTF-16 code unit, `{1..3}`
-//! becomes `[1-3]`, unbalanced `[`/`{`/`(` become literals, an invalid result
-//! matches nothing but the pattern text itself…) and the resulting JavaScript
+//! becomes `[1-3]`, unbalanced `[`/`{`/`(` become literals, a double-quoted
+//! part at the start of a token is literal text without its quotes
+//! (`"src"/*.js` matches `src/a.js`), an invalid result matches nothing but
+//! the pattern text itself…) and the resulting JavaScript
 //! regular expression runs on a small memoizing engine over UTF-16 code
 //! units, so lookaheads behave exactly as in V8.
 //!
@@ -128,10 +130,12 @@ fn normalise(path: &str) -> std::borrow::Cow<'_, str> {
 /// The longest piece of one segment of `pattern` between wildcards (at
 /// least two characters, not all dots), which every path the pattern
 /// matches contains verbatim; `None` when the pattern has syntax beyond `*`,
-/// `?` and `/` (braces, classes, extglobs, escapes, negation), where a piece
-/// need not appear as written.
+/// `?` and `/` (braces, classes, extglobs, escapes, negation, double
+/// quotes), where a piece need not appear as written: picomatch drops the
+/// quote characters of `"src"/*.js` (it matches `src/a.js`), and keeps
+/// those a run of text swallows (`a"b"c` matches only `a"b"c`).
 fn required_literal(pattern: &str) -> Option<String> {
-    if pattern.contains(['{', '}', '(', ')', '[', ']', '+', '@', '!', '\\', '$', '^', '|']) {
+    if pattern.contains(['{', '}', '(', ')', '[', ']', '+', '@', '!', '\\', '$', '^', '|', '"']) {
         return None;
     }
     pattern
@@ -416,6 +420,9 @@ mod tests {
         assert_eq!(r("../x/**"), None);
         assert_eq!(r("**/{a,bb}/**"), None);
         assert_eq!(r("!**/dist/**"), None);
+        // Quotes: picomatch drops some and keeps others, so no piece is certain.
+        assert_eq!(r("\"src\"/*.js"), None);
+        assert_eq!(r("a\"*\"b"), None);
         // `**/x/**` matches `x` itself: pieces never hold the `/`s around them.
         assert!(m("**/node_modules/**", "node_modules"));
         assert!(m(".git/**", ".git"));
@@ -454,6 +461,39 @@ mod tests {
             Glob::new("*", &GlobOptions { dot: true, basename: false }).expect("g").is_match(".x")
         );
         assert!(Glob::new("", &GlobOptions::default()).is_err());
+    }
+
+    #[test]
+    fn quoted_parts_are_literal_text_as_in_picomatch() {
+        let o = GlobOptions::default();
+        let base = GlobOptions { dot: false, basename: true };
+        // The quotes are dropped, the text between them is literal.
+        assert!(m("\"src\"/*.js", "src/a.js"));
+        assert!(!m("\"src\"/*.js", "\"src\"/a.js"));
+        assert!(m("\"a\"*", "a") && m("\"a\"*", "abc") && !m("\"a\"*", "a/b"));
+        assert!(m("*\"a\"", "xa") && m("*\"a\"", "a") && !m("*\"a\"", "x\"a\""));
+        assert!(m("\"*\".md", "*.md") && !m("\"*\".md", "x.md"));
+        assert!(m("\"?\"", "?") && !m("\"?\"", "x"));
+        assert!(m("\"[a]\"", "[a]") && !m("\"[a]\"", "a"));
+        assert!(m("\"{a,b}\"", "{a,b}") && !m("\"{a,b}\"", "a"));
+        // A slash inside quotes is still a separator in the path.
+        assert!(m("\"a/b\"", "a/b"));
+        assert!(m("\"src/\"*.js", "src/x.js"));
+        // An unterminated quote runs to the end (and `isMatch`'s
+        // `input === glob` keeps the pattern text itself).
+        assert!(m("\"a", "a") && m("\"a", "\"a"));
+        // A quote inside a run of text is part of the text.
+        assert!(m("a\"b\"c", "a\"b\"c") && !m("a\"b\"c", "abc"));
+        assert!(m("a\"*\"b", "a\"xb") && !m("a\"*\"b", "a*b"));
+        // `basename` matches the last segment only.
+        let g = Glob::new("\"a\"*", &base).expect("g");
+        assert!(g.is_match("x/ab") && !g.is_match("ab/x"));
+        assert!(!Glob::new("\"src\"/*.js", &base).expect("g").is_match("src/a.js"));
+        // The pruning helpers stay sound.
+        let q = Glob::new("\"src\"/*.js", &o).expect("g");
+        assert!(q.could_match_under("src"));
+        assert_eq!(q.literal_dir(), None);
+        assert!(!Glob::new("\"a\"*", &o).expect("g").never_matches_hidden());
     }
 
     #[test]
