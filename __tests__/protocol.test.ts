@@ -214,6 +214,23 @@ describe('warnings', () => {
     expect(surveySync({ terms: ['common'], paths: ['dom'], cwd: small }).warnings).toEqual([]);
   });
 
+  it('dominance in identifier or word mode suggests what narrows there, not the mode already in use (CLI)', () => {
+    const head = '"common" has 96% of all matching lines and dominates the comparison; survey the other terms without it, ';
+    const fixed = cli(small, 'survey', '--term', 'common', '--term', 'rare', 'dom');
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain(`\nwarning: ${head}or narrow it with --identifier or --word\n`);
+    for (const [mode, unit] of [['identifier', 'identifiers'], ['word', 'words']]) {
+      const r = cli(small, 'survey', '--term', 'common', '--term', 'rare', 'dom', `--${mode}`);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`  mode: ${mode}\n`);
+      const warning = r.stdout.split('\n').find((l) => l.startsWith('warning: "common"'));
+      expect(warning).toBe(
+        `warning: ${head}narrow it to a longer, more specific term (it already matches whole ${unit}), or give a path to compare within one folder`,
+      );
+      expect(warning).not.toMatch(/--identifier|--word/);
+    }
+  });
+
   it('short fixed-string terms (3 characters or fewer), not in identifier or word mode', () => {
     const r = scoutSync({ query: 'id', paths: ['src/id.ts'], cwd: small });
     expect(r.matches).toBe(4);

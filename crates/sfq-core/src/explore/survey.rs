@@ -402,9 +402,10 @@ fn warnings(
     {
         out.push(format!(
             "{} has {}% of all matching lines and dominates the comparison; survey the other \
-             terms without it, or narrow it with --identifier or --word",
+             terms without it, {}",
             report::quote_always(&top.term),
-            top.matches * 100 / total
+            top.matches * 100 / total,
+            dominance_advice(mode)
         ));
     }
     let broad: Vec<String> =
@@ -423,6 +424,24 @@ fn warnings(
     }
     out.extend(skipped.warning());
     out
+}
+
+/// How to narrow a dominant term, in terms of the mode already in use: a
+/// fixed string can become an identifier or word query; an identifier or
+/// word query already matches whole names, so only a more specific term or
+/// fewer paths narrow it.
+fn dominance_advice(mode: QueryMode) -> &'static str {
+    match mode {
+        QueryMode::Identifier => {
+            "narrow it to a longer, more specific term (it already matches whole identifiers), \
+             or give a path to compare within one folder"
+        }
+        QueryMode::Word => {
+            "narrow it to a longer, more specific term (it already matches whole words), or \
+             give a path to compare within one folder"
+        }
+        QueryMode::Fixed | QueryMode::Regex => "or narrow it with --identifier or --word",
+    }
 }
 
 impl Collector<Vec<u64>> for Tally<'_> {
@@ -490,5 +509,37 @@ mod tests {
         assert_eq!(held("xba-a"), vec![true, true, false, false]);
         assert_eq!(held("nothing here"), vec![false, false, false, false]);
         assert_eq!(held("q zzz"), vec![false, false, true, true]);
+    }
+
+    #[test]
+    fn the_dominance_warning_suggests_what_narrows_in_the_mode_in_use() {
+        let row = |term: &str, matches| TermRow {
+            term: term.to_string(),
+            matches,
+            files: 1,
+            dominant_path: Some("src".to_string()),
+            broad: false,
+            at_least: false,
+        };
+        let overall = [row("common", 90), row("rare", 10)];
+        let terms: Vec<String> = ["common", "rare"].map(String::from).to_vec();
+        let warning = |mode| warnings(&terms, mode, &overall, &Skipped::default()).remove(0);
+        let head = "\"common\" has 90% of all matching lines and dominates the comparison; \
+                    survey the other terms without it, ";
+        assert_eq!(
+            warning(QueryMode::Fixed),
+            format!("{head}or narrow it with --identifier or --word")
+        );
+        for (mode, unit) in [(QueryMode::Identifier, "identifiers"), (QueryMode::Word, "words")] {
+            let text = warning(mode);
+            assert_eq!(
+                text,
+                format!(
+                    "{head}narrow it to a longer, more specific term (it already matches whole \
+                     {unit}), or give a path to compare within one folder"
+                )
+            );
+            assert!(!text.contains("--identifier") && !text.contains("--word"), "{text}");
+        }
     }
 }
