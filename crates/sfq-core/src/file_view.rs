@@ -10,6 +10,7 @@ use rustc_hash::FxHasher;
 use serde::Serialize;
 
 use crate::jsstr::JsStr;
+use crate::lines::CharIndex;
 use crate::search::{FileText, Hit, HitText, Span};
 use crate::transport::{Compact, Writer};
 
@@ -139,26 +140,43 @@ impl<'a> FileView<'a> {
         if max == 0 {
             return self;
         }
+        // Each long line is indexed by character once, however many
+        // matches show it (a minified line with 100,000 matches).
+        let mut indexed: HashMap<usize, CharIndex<'a>, BuildHasherDefault<FxHasher>> =
+            HashMap::default();
+        let long = |s: &Span| s.end - s.start > max;
         for (k, (hit, &(first, before, after, own))) in
             self.hits.iter().zip(&self.contexts).enumerate()
         {
             let spans = &self.spans[first..first + before + after];
-            let long = |s: &Span| s.end - s.start > max;
             if !long(&own) && !spans.iter().any(long) {
                 continue; // fewer bytes than `max`: fewer characters too
             }
-            let line = &text[own.start..own.end];
-            let from = hit.column - 1;
-            let len = match &hit.text {
-                HitText::Range(a, b) => text[*a..(*b).min(own.end.max(*a))].chars().count(),
-                HitText::Js(js) => js.to_string_lossy().chars().count(),
+            let start = if long(&own) {
+                let from = hit.column - 1;
+                let len = match &hit.text {
+                    HitText::Range(a, b) => text[*a..(*b).min(own.end.max(*a))].chars().count(),
+                    HitText::Js(js) => js.to_string_lossy().chars().count(),
+                };
+                let line = indexed
+                    .entry(own.start)
+                    .or_insert_with(|| CharIndex::new(&text[own.start..own.end]));
+                let (own_cut, was_cut, start) = line.window(from, from + len, max);
+                if was_cut {
+                    self.cut.insert((k, before), JsStr::Utf8(own_cut.into()));
+                }
+                start
+            } else {
+                0
             };
-            let (own_cut, was_cut, start) = crate::lines::window(line, from, from + len, max);
-            if was_cut {
-                self.cut.insert((k, before), JsStr::Utf8(own_cut.into()));
-            }
             for (j, span) in spans.iter().enumerate() {
-                let (s, was_cut) = crate::lines::window_at(&text[span.start..span.end], start, max);
+                if !long(span) {
+                    continue;
+                }
+                let line = indexed
+                    .entry(span.start)
+                    .or_insert_with(|| CharIndex::new(&text[span.start..span.end]));
+                let (s, was_cut) = line.window_at(start, max);
                 if was_cut {
                     let pos = if j < before { j } else { j + 1 };
                     self.cut.insert((k, pos), JsStr::Utf8(s.into()));

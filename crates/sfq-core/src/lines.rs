@@ -160,35 +160,104 @@ fn line_string(text: &FileText, span: Span) -> String {
 /// `from..to`, with `…` at each cut end: the cut text, whether it was cut,
 /// and the character where the window starts (0 when not cut).
 pub fn window(line: &str, from: usize, to: usize, max: usize) -> (String, bool, usize) {
-    let total = line.chars().count();
-    if max == 0 || total <= max {
-        return (line.to_string(), false, 0);
-    }
-    let len = to.saturating_sub(from);
-    let start = if len >= max { from } else { from.saturating_sub((max - len) / 2) };
-    let start = start.min(total - max);
-    let (s, cut) = window_at(line, start, max);
-    (s, cut, start)
+    CharIndex::new(line).window(from, to, max)
 }
 
 /// `line`'s characters `start..start + max` (the window moved back to fit
 /// when the line is shorter), with `…` at each cut end.
 pub fn window_at(line: &str, start: usize, max: usize) -> (String, bool) {
-    let total = line.chars().count();
-    if max == 0 || total <= max {
-        return (line.to_string(), false);
+    CharIndex::new(line).window_at(start, max)
+}
+
+/// Characters between two checkpoints of a [`CharIndex`].
+const CHARS_PER_MARK: usize = 64;
+
+/// A line indexed by character: made once in one pass over the line, it
+/// finds a character's byte offset in O(1) in an ASCII line and in at most
+/// [`CHARS_PER_MARK`] steps otherwise, so windows around many matches of
+/// one long line cost the line once plus each window (not the line per
+/// match).
+pub struct CharIndex<'a> {
+    line: &'a str,
+    /// Characters in the line.
+    total: usize,
+    /// For a line that is not ASCII: the byte offset of every
+    /// [`CHARS_PER_MARK`]th character.
+    marks: Option<Vec<usize>>,
+}
+
+impl<'a> CharIndex<'a> {
+    /// Indexes `line`.
+    pub fn new(line: &'a str) -> CharIndex<'a> {
+        if line.is_ascii() {
+            return CharIndex { line, total: line.len(), marks: None };
+        }
+        let mut marks = Vec::with_capacity(line.len() / CHARS_PER_MARK + 1);
+        let mut total = 0;
+        for (i, (at, _)) in line.char_indices().enumerate() {
+            if i % CHARS_PER_MARK == 0 {
+                marks.push(at);
+            }
+            total = i + 1;
+        }
+        CharIndex { line, total, marks: Some(marks) }
     }
-    let start = start.min(total - max);
-    let end = start + max;
-    let mut out = String::with_capacity(max * 2 + 6);
-    if start > 0 {
-        out.push('…');
+
+    /// Characters in the line.
+    pub fn chars(&self) -> usize {
+        self.total
     }
-    out.extend(line.chars().skip(start).take(max));
-    if end < total {
-        out.push('…');
+
+    /// The byte offset of character `c` (the line's length from `total` on).
+    pub fn byte_at(&self, c: usize) -> usize {
+        if c >= self.total {
+            return self.line.len();
+        }
+        match &self.marks {
+            None => c,
+            Some(marks) => {
+                let from = marks[c / CHARS_PER_MARK];
+                let skip = c % CHARS_PER_MARK;
+                match self.line[from..].char_indices().nth(skip) {
+                    Some((at, _)) => from + at,
+                    None => self.line.len(),
+                }
+            }
+        }
     }
-    (out, true)
+
+    /// [`window`] of this line.
+    pub fn window(&self, from: usize, to: usize, max: usize) -> (String, bool, usize) {
+        let total = self.total;
+        if max == 0 || total <= max {
+            return (self.line.to_string(), false, 0);
+        }
+        let len = to.saturating_sub(from);
+        let start = if len >= max { from } else { from.saturating_sub((max - len) / 2) };
+        let start = start.min(total - max);
+        let (s, cut) = self.window_at(start, max);
+        (s, cut, start)
+    }
+
+    /// [`window_at`] of this line.
+    pub fn window_at(&self, start: usize, max: usize) -> (String, bool) {
+        let total = self.total;
+        if max == 0 || total <= max {
+            return (self.line.to_string(), false);
+        }
+        let start = start.min(total - max);
+        let end = start + max;
+        let text = &self.line[self.byte_at(start)..self.byte_at(end)];
+        let mut out = String::with_capacity(text.len() + 6);
+        if start > 0 {
+            out.push('…');
+        }
+        out.push_str(text);
+        if end < total {
+            out.push('…');
+        }
+        (out, true)
+    }
 }
 
 #[cfg(test)]
@@ -209,5 +278,42 @@ mod tests {
         assert_eq!(window(&line, 2005, 2006, 5).0, "…bbbbb");
         // A match longer than the window starts it.
         assert_eq!(window(&line, 998, 1008, 4).0, "…aane…");
+    }
+
+    /// The index gives the windows that counting characters from the line's
+    /// start gives, in ASCII lines and in lines with characters of 2, 3 and
+    /// 4 bytes, at every start and size.
+    #[test]
+    fn indexed_windows_equal_counted_ones() {
+        fn counted(line: &str, start: usize, max: usize) -> (String, bool) {
+            let total = line.chars().count();
+            if max == 0 || total <= max {
+                return (line.to_string(), false);
+            }
+            let start = start.min(total - max);
+            let mut out = String::new();
+            if start > 0 {
+                out.push('…');
+            }
+            out.extend(line.chars().skip(start).take(max));
+            if start + max < total {
+                out.push('…');
+            }
+            (out, true)
+        }
+        let mixed: String = (0..300).map(|i| ['a', 'é', '€', '😀', 'z'][i % 5]).collect();
+        for line in ["x".repeat(200), mixed] {
+            let index = CharIndex::new(&line);
+            assert_eq!(index.chars(), line.chars().count());
+            for max in [0, 1, 5, 63, 64, 65, 130, 1000] {
+                for start in (0..=line.chars().count() + 2).step_by(7) {
+                    assert_eq!(
+                        index.window_at(start, max),
+                        counted(&line, start, max),
+                        "{start} {max}"
+                    );
+                }
+            }
+        }
     }
 }
