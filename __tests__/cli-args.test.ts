@@ -43,6 +43,8 @@ describe("parseArgs: seed 000's flags and messages", () => {
     [['-h'], "Unexpected argument '-h'"],
     [['-5'], "Unexpected argument '-5'"],
     [['--version'], "Unknown option '--version'"],
+    [['--cwd', 'x'], "Unknown option '--cwd'"],
+    [['-C', 'x'], "Unexpected argument '-C'"],
     [['--regex', 'a', '--maxMatches', '1.5'], "--maxMatches must be a finite integer, got '1.5'"],
     [['--regex', 'a', '--includeAllContent=maybe'], "--includeAllContent takes no value (or =true / =false), got 'maybe'"],
     // The first problem, in order, is the one reported.
@@ -68,6 +70,11 @@ describe("parseQueryArgs: the command line's additions", () => {
     [['--version=false', '--regex', 'a'], { help: false, options: { regex: 'a' } }],
     [['-x'], "Unexpected argument '-x'"],
     [['-h=3'], "Unexpected argument '-h=3'"],
+    // -C / --cwd: every value, in order, for the command to resolve.
+    [['-C', 'a', '--regex', 'x', '--cwd=b', '-Cc'], { help: false, options: { regex: 'x', cwd: ['a', 'b', 'c'] } }],
+    [['--regex', '-C'], { help: false, options: { regex: '-C' } }],
+    [['--regex', 'x', '-C'], 'Missing value for -C'],
+    [['--regex', 'x', '--cwd'], 'Missing value for --cwd'],
     [['--regex', 'a', '--bogus'], "Unknown option '--bogus'"],
   ];
   for (const [argv, expected] of cases) {
@@ -97,7 +104,16 @@ describe('readFlags', () => {
     expect(() => read(['-j'])).toThrow(new UsageError("Unexpected argument '-j'"));
   });
 
-  it('refuses an alias of a flag that takes a value', () => {
-    expect(() => readFlags([], { strings: ['name'], shorts: { n: 'name' } }, () => {})).toThrow(TypeError);
+  it('takes an alias of a flag that takes a value: -n value and -nvalue', () => {
+    const flags: Array<[string, string | boolean]> = [];
+    const onFlag = (name: string, value: string | boolean) => flags.push([name, value]);
+    const named = { strings: ['name'], shorts: { n: 'name' } };
+    expect(readFlags(['-n', 'a', '-nb', '-n', '--json'], named, onFlag)).toEqual([]);
+    expect(flags).toEqual([['name', 'a'], ['name', 'b'], ['name', '--json']]);
+    expect(() => readFlags(['-n'], named, onFlag)).toThrow(new UsageError('Missing value for -n'));
+  });
+
+  it('refuses an alias of a flag it was not given', () => {
+    expect(() => readFlags([], { strings: ['name'], shorts: { x: 'other' } }, () => {})).toThrow(TypeError);
   });
 });

@@ -113,6 +113,21 @@ describe('errors', () => {
     });
   }
 
+  it("a regex or flags that do not compile: V8's message and the usage's first line pointing to --help, not the whole usage", () => {
+    const pointer = 'Usage: smart-file-query --regex "<pattern>" [options]; run smart-file-query --help for the options and how to quote a pattern\n';
+    for (const [args, message] of [
+      [['--regex', '(a'], 'Invalid regular expression: /(a/: Unterminated group'],
+      [['--regex', 'a', '--flags', 'gig'], "Invalid flags supplied to RegExp constructor 'gig'"],
+    ]) {
+      expect(cli(repo, ...args)).toEqual({ status: 1, stdout: '', stderr: `smart-file-query: ${message}\n${pointer}` });
+    }
+    // A bad command line still gets the whole usage.
+    const option = cli(repo, '--regex', 'a', '--encoding', 'hex');
+    expect(option.status).toBe(1);
+    expect(option.stderr).toMatch(/^smart-file-query: Unsupported encoding 'hex'[^\n]*\n\nUsage: smart-file-query --regex "<pattern>" \[options\]\n\nSearches/);
+    expect(option.stderr).toContain('Shell quoting');
+  });
+
   it('prints the usage on stdout for --help and exits 0', () => {
     const r = cli(repo, '--help');
     expect(r.status).toBe(0);

@@ -38,6 +38,8 @@ Options:
                            around the match, with … at each cut end (default:
                            0, never); use it on minified or generated files,
                            where one line can be megabytes
+  --cwd <dir>, -C <dir>    Search under <dir> (relative to the current
+                           directory) instead; paths are relative to it
   --help                   Print this help and exit
 
 Both "--flag value" and "--flag=value" work. A comma inside {a,b} does not
@@ -113,7 +115,8 @@ function parseBoolean(flag, raw) {
  * `--name value` and `--name=value` for `strings` (the next word is the value
  * even when it starts with a dash), bare `--name`, `--name=true` or
  * `--name=false` for `booleans`, and the one-letter aliases in `shorts`
- * (`{ h: 'help' }`, booleans only, groupable as in `-hv`).
+ * (`{ h: 'help' }`: a boolean's, groupable as in `-hv`; or a string's, as in
+ * `-C dir` and `-Cdir`).
  * @param {string[]} argv
  * @param {{ strings?: string[], booleans?: string[], shorts?: Record<string, string>,
  *   positionals?: boolean }} spec with `positionals`, words that are not flags
@@ -128,7 +131,7 @@ export function readFlags(argv, spec, onFlag) {
   for (const name of strings) options[name] = { type: 'string' };
   for (const name of booleans) options[name] = { type: 'boolean' };
   for (const [letter, name] of Object.entries(spec.shorts ?? {})) {
-    if (!booleans.has(name)) throw new TypeError(`readFlags: -${letter} must alias a boolean flag`);
+    if (!booleans.has(name) && !strings.has(name)) throw new TypeError(`readFlags: -${letter} must alias a declared flag`);
     options[name].short = letter;
   }
   const { tokens } = tokenize({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
@@ -145,7 +148,12 @@ export function readFlags(argv, spec, onFlag) {
       if (!Object.hasOwn(options, token.name) || options[token.name].short === undefined) {
         throw new UsageError(`Unexpected argument '${raw}'`);
       }
-      onFlag(token.name, true);
+      if (strings.has(token.name)) {
+        if (token.value === undefined) throw new UsageError(`Missing value for ${token.rawName}`);
+        onFlag(token.name, token.value);
+      } else {
+        onFlag(token.name, true);
+      }
       continue;
     }
     // The name as written (up to the first '='), so that odd words such as
@@ -168,11 +176,13 @@ const SEED_FLAGS = {
   strings: ['regex', 'flags', 'glob', 'ignore', 'contextLines', 'maxFileSizeKB', 'maxMatches', 'encoding', 'maxLineLength'],
   booleans: ['includeAllContent', 'multiline', 'help'],
 };
-// The command line's additions to the seed: -h, and -v / --version.
+// The command line's additions to the seed: -h, -v / --version, and
+// -C / --cwd (the directory searched; `options.cwd` holds every value given,
+// each relative to the one before, for the command to resolve).
 const CLI_FLAGS = {
-  strings: SEED_FLAGS.strings,
+  strings: [...SEED_FLAGS.strings, 'cwd'],
   booleans: [...SEED_FLAGS.booleans, 'version'],
-  shorts: { h: 'help', v: 'version' },
+  shorts: { h: 'help', v: 'version', C: 'cwd' },
 };
 /** The smartFileQuery options the command line sets, each by the flag of its name. */
 export const QUERY_OPTIONS = [...SEED_FLAGS.strings, 'includeAllContent', 'multiline'];
@@ -187,6 +197,7 @@ function parseWith(spec, argv) {
     if (name === 'help') help = help || value;
     else if (name === 'version') version = version || value;
     else if (LIST_FLAGS.has(name)) (options[name] ??= []).push(...splitGlobs(value));
+    else if (name === 'cwd') (options.cwd ??= []).push(value);
     else if (NUMBER_FLAGS.has(name)) options[name] = parseInteger(name, value);
     else options[name] = value;
   });
@@ -208,7 +219,8 @@ export function parseArgs(argv) {
 
 /**
  * {@link parseArgs} plus the command line's additions: `-h` for `--help`,
- * `-v` / `--version` (`{ help: false, version: true }`; `--help` wins).
+ * `-v` / `--version` (`{ help: false, version: true }`; `--help` wins), and
+ * `-C` / `--cwd` (`options.cwd`: the values given, in order, unresolved).
  * @param {string[]} argv
  * @returns {{ help: true } | { help: false, version: true } | { help: false, options: object }}
  */

@@ -2,8 +2,9 @@
 // version, the addon (loaded on first use, so --help and --version work
 // without it), usage failures and engine messages in terms of flags.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 
 export const PROGRAM = 'smart-file-query';
 
@@ -43,6 +44,56 @@ export function packageVersion() {
 export function usageFailure(io, command, message, usage) {
   io.stderr(`${PROGRAM}${command ? ` ${command}` : ''}: ${message}\n\n${usage}`);
   return 1;
+}
+
+/**
+ * Reports a bad value that the whole usage would not help with (a regex that
+ * does not compile, a --cwd that is no directory): `smart-file-query[
+ * COMMAND]: MESSAGE` and one line, the usage's synopsis pointing to --help,
+ * on stderr. Returns the exit code, 1.
+ * @param {{ stderr: (s: string) => void }} io
+ * @param {string | undefined} command the subcommand word, none for the default command
+ * @param {string} usage the command's usage text (its first line is shown)
+ * @param {string} [what] what --help shows, after "for"
+ */
+export function briefFailure(io, command, message, usage, what = 'the options') {
+  const name = `${PROGRAM}${command ? ` ${command}` : ''}`;
+  io.stderr(`${name}: ${message}\n${usage.slice(0, usage.indexOf('\n'))}; run ${name} --help for ${what}\n`);
+  return 1;
+}
+
+/** A `--cwd` / `-C` that names no usable directory. */
+export class CwdError extends Error {}
+
+/**
+ * `-C, --cwd <dir>`, as every command spells it (see readFlags's `shorts`),
+ * and the line its usage text shows.
+ */
+export const CWD_FLAG = { strings: ['cwd'], shorts: { C: 'cwd' } };
+export const CWD_HELP = `  -C, --cwd <dir>         run in <dir> (relative to the current directory):
+                          it is the root, and paths are relative to it`;
+
+/**
+ * The directory the `--cwd` values name, as an absolute path: each one is
+ * relative to the one before it (as git -C), the first to the process's
+ * working directory; none gives the process's working directory. Throws a
+ * CwdError saying which value does not name a directory.
+ * @param {string[]} values
+ */
+export function resolveCwd(values) {
+  let dir = process.cwd();
+  for (const value of values) {
+    dir = resolve(dir, value);
+    let stat;
+    try {
+      stat = statSync(dir);
+    } catch (e) {
+      if (e.code === 'ENOENT') throw new CwdError(`--cwd: no such directory '${value}'`);
+      throw new CwdError(`--cwd: cannot use '${value}': ${e.code ?? e.message}`);
+    }
+    if (!stat.isDirectory()) throw new CwdError(`--cwd: '${value}' is not a directory`);
+  }
+  return dir;
 }
 
 const OPTION = /^[A-Za-z]+: option '([^']+)' /;

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, readFlags } from '../args.mjs';
 import { DEFAULT_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from '../mcp/budget.mjs';
-import { lib, usageFailure } from './common.mjs';
+import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
 
 export const MCP_USAGE = `Usage: smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]
 
@@ -19,6 +19,8 @@ read-only; every path stays inside the root. Register it in a client as the
 command "npx smart-file-query mcp".
 
   --root <dir>              the directory served (default: the current one)
+  -C, --cwd <dir>           run in <dir> (relative to the current directory):
+                            it is served, or --root is relative to it
   --timeout-seconds <n>     how long glob_files, grep_content and search_code
                             wait before a search goes on in the background
                             (default: timeout_seconds of the project file
@@ -43,17 +45,23 @@ function number(flag, value, { min, max, integer }) {
 
 async function run(argv, io) {
   let help = false;
-  let root = process.cwd();
+  let rootArgument;
+  const cwd = [];
   let timeoutSeconds;
   let maxResultChars = DEFAULT_MAX_RESULT_CHARS;
   try {
     readFlags(
       argv,
-      { strings: ['root', 'timeout-seconds', 'max-result-chars'], booleans: ['help'], shorts: { h: 'help' } },
+      {
+        strings: ['root', 'timeout-seconds', 'max-result-chars', ...CWD_FLAG.strings],
+        booleans: ['help'],
+        shorts: { h: 'help', ...CWD_FLAG.shorts },
+      },
       (name, value) => {
         switch (name) {
           case 'help': help = help || value; break;
-          case 'root': root = resolve(value); break;
+          case 'root': rootArgument = value; break;
+          case 'cwd': cwd.push(value); break;
           case 'timeout-seconds': timeoutSeconds = number('--timeout-seconds', value, { min: 0, max: 86400 }); break;
           case 'max-result-chars':
             maxResultChars = number('--max-result-chars', value, { min: MIN_MAX_RESULT_CHARS, max: 100000000, integer: true });
@@ -68,6 +76,13 @@ async function run(argv, io) {
   if (help) {
     await io.stdout(MCP_USAGE);
     return 0;
+  }
+  let root;
+  try {
+    root = resolve(resolveCwd(cwd), rootArgument ?? '.');
+  } catch (e) {
+    if (!(e instanceof CwdError)) throw e;
+    return usageFailure(io, 'mcp', e.message, MCP_USAGE);
   }
   let stat;
   try {

@@ -4,4 +4,4 @@
 // default command (a search, the common case) starts without them. The
 // registry's list and this one are checked to agree
 // (__tests__/cli-subcommands.test.ts).
-export const SUBCOMMAND_NAMES = ['search', 'outline', 'survey', 'scout', 'sample', 'show', 'mcp'];
+export const SUBCOMMAND_NAMES = ['search', 'find', 'outline', 'survey', 'scout', 'sample', 'show', 'mcp'];

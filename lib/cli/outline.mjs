@@ -2,7 +2,7 @@
 // formatted as text, or the object as JSON.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { lib, usageFailure } from './common.mjs';
+import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
 
 export const OUTLINE_USAGE = `Usage: smart-file-query outline FILE [--json]
 
@@ -11,17 +11,22 @@ interfaces, types... with their line ranges, members indented. Parsed with
 tree-sitter for TypeScript, TSX, JavaScript, Python, Rust, Go, Java, C and
 C++; other text files get a best-effort outline marked approximate.
 
-  --json        print the outline object (getOutline's result) as JSON
-  -h, --help    print this help
+  --json             print the outline object (getOutline's result) as JSON
+  -C, --cwd <dir>    run in <dir> (relative to the current directory):
+                     FILE is relative to it
+  -h, --help         print this help
 `;
 
 async function run(argv, io) {
   let json = false;
   let help = false;
+  const cwd = [];
   let files;
   try {
-    files = readFlags(argv, { booleans: ['json', 'help'], shorts: { h: 'help' }, positionals: true }, (name, value) => {
+    const spec = { strings: CWD_FLAG.strings, booleans: ['json', 'help'], shorts: { h: 'help', ...CWD_FLAG.shorts }, positionals: true };
+    files = readFlags(argv, spec, (name, value) => {
       if (name === 'json') json = value;
+      else if (name === 'cwd') cwd.push(value);
       else help = help || value;
     });
   } catch (e) {
@@ -38,10 +43,10 @@ async function run(argv, io) {
   const { getOutline, formatOutline } = lib('outline.js');
   let text;
   try {
-    const result = await getOutline(files[0]);
+    const result = await getOutline(files[0], cwd.length > 0 ? { cwd: resolveCwd(cwd) } : undefined);
     text = json ? JSON.stringify(result) : `${formatOutline(result)}\n`;
   } catch (e) {
-    io.stderr(`smart-file-query outline: ${e.message} (${e.code})\n`);
+    io.stderr(`smart-file-query outline: ${e.message}${e instanceof CwdError ? '' : ` (${e.code})`}\n`);
     return 1;
   }
   await io.stdout(text);

@@ -5,7 +5,7 @@
 // one-line reason on stderr.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { PROGRAM, lib } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, PROGRAM, lib, resolveCwd } from './common.mjs';
 
 const MODES = `Query modes (one at most): fixed string by default;
   --identifier            no ASCII identifier character ([A-Za-z0-9_]) on
@@ -15,11 +15,11 @@ const REGEX = `  --regex                 a JavaScript regex (an unescaped | is r
                           compare alternatives with survey)`;
 const BUDGETS = (lines, bytes) => `  --max-lines <n>         lower the output budget (default ${lines} lines)
   --max-bytes <n>         lower the output budget (default ${bytes} bytes)`;
-const COMMON = `PATHs are files or folders under the current directory (default: all of
-it). Left out always: .gitignore'd and hidden files, .git, target,
-node_modules, vendor, dist, build, coverage, generated, scratch, tmp, *.log,
-*.jsonl, *.xml, *.min.js, *.map. Case-sensitive. "Matches" are matching lines.
-No output exceeds 40 lines or 8,000 bytes.
+const COMMON = `PATHs are files or folders under the current directory (--cwd's, when
+given; default: all of it). Left out always: .gitignore'd and hidden files,
+.git, target, node_modules, vendor, dist, build, coverage, generated, scratch,
+tmp, *.log, *.jsonl, *.xml, *.min.js, *.map. Case-sensitive. "Matches" are
+matching lines. No output exceeds 40 lines or 8,000 bytes.
 
 Exit status: 0 for an answer (warnings included), 1 for a refusal asking to
 narrow, 2 for invalid input (one line on stderr).
@@ -37,6 +37,7 @@ broad, and about fixed terms of 3 characters or fewer.
   --term <text>           a term to compare (repeatable, 1 to 12)
 ${MODES}
 ${BUDGETS(20, 4000)}
+${CWD_HELP}
   -h, --help              print this help
 
 ${COMMON}`;
@@ -49,6 +50,7 @@ top_directories[path,matches] and top_files[path,matches].
 ${MODES}
 ${REGEX}
 ${BUDGETS(15, 4000)}
+${CWD_HELP}
   -h, --help              print this help
 
 ${COMMON}`;
@@ -63,6 +65,7 @@ take turns. For more context, narrow to one file and use show.
 ${MODES}
 ${REGEX}
 ${BUDGETS(20, 6000)}
+${CWD_HELP}
   -h, --help              print this help
 
 ${COMMON}`;
@@ -76,6 +79,7 @@ More than 20 matching lines is refused (exit 1): narrow the query first.
 ${MODES}
 ${REGEX}
 ${BUDGETS(30, 8000)}
+${CWD_HELP}
   -h, --help              print this help
 
 ${COMMON}`;
@@ -116,15 +120,16 @@ function subcommand(name, summary, usage, words) {
     const options = {};
     const modes = [];
     const terms = [];
+    const cwd = [];
     let help = false;
     let positionals;
     try {
       positionals = readFlags(
         argv,
         {
-          strings: ['max-lines', 'max-bytes', ...(name === 'survey' ? ['term'] : []), ...(name === 'show' ? ['context'] : [])],
+          strings: ['max-lines', 'max-bytes', ...CWD_FLAG.strings, ...(name === 'survey' ? ['term'] : []), ...(name === 'show' ? ['context'] : [])],
           booleans: ['identifier', 'word', 'help', ...(regexOk ? ['regex'] : [])],
-          shorts: { h: 'help' },
+          shorts: { h: 'help', ...CWD_FLAG.shorts },
           positionals: true,
         },
         (flag, value) => {
@@ -132,6 +137,7 @@ function subcommand(name, summary, usage, words) {
             case 'help': help = help || value; break;
             case 'identifier': case 'word': case 'regex': if (value) modes.push(flag); break;
             case 'term': terms.push(value); break;
+            case 'cwd': cwd.push(value); break;
             case 'context': options.context = integer('--context', value); break;
             case 'max-lines': options.maxLines = integer('--max-lines', value); break;
             case 'max-bytes': options.maxBytes = integer('--max-bytes', value); break;
@@ -157,6 +163,14 @@ function subcommand(name, summary, usage, words) {
     if (unique.length === 1) options.mode = unique[0];
     const wordsError = words(positionals, options, terms);
     if (wordsError) return fail(`${wordsError} (see ${PROGRAM} ${name} --help)`);
+    if (cwd.length > 0) {
+      try {
+        options.cwd = resolveCwd(cwd);
+      } catch (e) {
+        if (!(e instanceof CwdError)) throw e;
+        return fail(e.message);
+      }
+    }
     let result;
     try {
       result = await lib('../index.js')[name](options);

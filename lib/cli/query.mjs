@@ -1,10 +1,13 @@
 // The default command (no subcommand word): seed 000's documented contract,
 // kept exactly. `smart-file-query --regex <pattern> [options]` prints the
 // payload as minified JSON on stdout, warnings on stderr, exit 0 on success,
-// exit 1 with a message (and the usage, for bad options) on failure.
+// exit 1 with a message on failure: with the usage for a bad command line,
+// with the usage's first line and a pointer to --help for a regex or flags
+// that do not compile or a --cwd that is no directory (the options are not
+// what is wrong there), with the error code for an I/O error.
 
 import { QUERY_OPTIONS, USAGE, UsageError, parseQueryArgs } from '../args.mjs';
-import { flagMessage, native, packageVersion, usageFailure } from './common.mjs';
+import { CwdError, briefFailure, flagMessage, native, packageVersion, resolveCwd, usageFailure } from './common.mjs';
 
 // Every option the command line can send has a flag of the same name.
 const FLAGS = Object.fromEntries(QUERY_OPTIONS.map((name) => [name, `--${name}`]));
@@ -63,6 +66,14 @@ async function run(argv, io) {
     await io.stdout(`${packageVersion()}\n`);
     return 0;
   }
+  if (parsed.options.cwd !== undefined) {
+    try {
+      parsed.options.cwd = resolveCwd(parsed.options.cwd);
+    } catch (e) {
+      if (!(e instanceof CwdError)) throw e;
+      return briefFailure(io, undefined, e.message, USAGE);
+    }
+  }
   // The real stdout gets the JSON from the engine as the files are merged
   // (the same bytes, memory bounded by one file's result); other io (tests,
   // embedders) gets it whole.
@@ -82,8 +93,12 @@ async function run(argv, io) {
       io.quit(); // the reader went away: quietly, as rg
       return 0;
     }
-    const usage = e.code === 'EINVALIDOPTION' || e.code === 'EINVALIDREGEX';
-    io.stderr(`smart-file-query: ${flagMessage(e.message, FLAGS)}${usage ? '' : ` (${e.code})`}\n${usage ? `\n${USAGE}` : ''}`);
+    const message = flagMessage(e.message, FLAGS);
+    // V8's message says what is wrong with the pattern or flags; the usage
+    // would bury it.
+    if (e.code === 'EINVALIDREGEX') return briefFailure(io, undefined, message, USAGE, 'the options and how to quote a pattern');
+    if (e.code === 'EINVALIDOPTION') return usageFailure(io, undefined, message, USAGE);
+    io.stderr(`smart-file-query: ${message} (${e.code})\n`);
     return 1;
   }
   for (const line of warnings(summary)) io.stderr(`${line}\n`);

@@ -9,13 +9,14 @@
 // module only for those words). Without a subcommand word, lib/cli/query.mjs
 // (seed 000) runs.
 
+import find from './find.mjs';
 import mcp from './mcp.mjs';
 import outline from './outline.mjs';
 import { sample, scout, show, survey } from './protocol.mjs';
 import search from './search.mjs';
 
 /** Every subcommand, in the order the top-level --help lists them. */
-export const SUBCOMMANDS = [search, outline, survey, scout, sample, show, mcp];
+export const SUBCOMMANDS = [search, find, outline, survey, scout, sample, show, mcp];
 
 /** The subcommand named `word`, or undefined. */
 export function findSubcommand(word) {
@@ -30,6 +31,7 @@ export function helpSection() {
 Subcommands (a first word before the options; without one, the search above):
 ${lines.join('')}
 "smart-file-query SUBCOMMAND --help" prints the usage of a subcommand.
--h is --help; -v or --version prints the version.
+-h is --help; -v or --version prints the version. -C DIR (--cwd DIR) may also
+come before a subcommand: "smart-file-query -C ../app find '*.ts'".
 `;
 }

@@ -2,7 +2,7 @@
 // shell; the result object as JSON on stdout.
 
 import { UsageError, readFlags, splitGlobs } from '../args.mjs';
-import { flagMessage, lib, usageFailure } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, briefFailure, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
 
 export const SEARCH_USAGE = `Usage: smart-file-query search QUERY [PATH] [options]
 
@@ -23,6 +23,7 @@ as JSON: one entry per matching line; matchCount counts every matching line.
                           comma-separated, repeatable
   --max-line-length <n>   cut longer lines to a window around the match
                           (default 500; 0: off)
+${CWD_HELP}
   -h, --help              print this help
 
 Exit status: 0 with a result (also when nothing matched), 1 for invalid
@@ -49,19 +50,21 @@ function integer(flag, value) {
 async function run(argv, io) {
   const options = {};
   let help = false;
+  const cwd = [];
   let words;
   try {
     words = readFlags(
       argv,
       {
-        strings: ['max-results', 'offset', 'ext', 'exclude', 'max-line-length'],
+        strings: ['max-results', 'offset', 'ext', 'exclude', 'max-line-length', ...CWD_FLAG.strings],
         booleans: ['regex', 'case-sensitive', 'ignore-case', 'help'],
-        shorts: { h: 'help', i: 'ignore-case' },
+        shorts: { h: 'help', i: 'ignore-case', ...CWD_FLAG.shorts },
         positionals: true,
       },
       (name, value) => {
         switch (name) {
           case 'help': help = help || value; break;
+          case 'cwd': cwd.push(value); break;
           case 'regex': options.isRegex = value; break;
           case 'case-sensitive': if (value) options.caseSensitive = true; break;
           case 'ignore-case': if (value) options.caseSensitive = false; break;
@@ -86,14 +89,21 @@ async function run(argv, io) {
   }
   const [query, path] = words;
   if (path !== undefined) options.path = path;
+  try {
+    if (cwd.length > 0) options.cwd = resolveCwd(cwd);
+  } catch (e) {
+    if (!(e instanceof CwdError)) throw e;
+    io.stderr(`smart-file-query search: ${e.message}\n`);
+    return 1;
+  }
   const { searchCode } = lib('../index.js');
   let result;
   try {
     result = await searchCode(query, options);
   } catch (e) {
-    const usage = e.code === 'EINVALIDOPTION' || e.code === 'EINVALIDREGEX';
     const message = flagMessage(e.message, FLAGS);
-    if (usage) return usageFailure(io, 'search', message, SEARCH_USAGE);
+    if (e.code === 'EINVALIDREGEX') return briefFailure(io, 'search', message, SEARCH_USAGE);
+    if (e.code === 'EINVALIDOPTION') return usageFailure(io, 'search', message, SEARCH_USAGE);
     io.stderr(`smart-file-query search: ${message} (${e.code})\n`);
     return 1;
   }

@@ -1,0 +1,115 @@
+// `smart-file-query find PATTERN [PATH] [...]`: findFiles (seed 002) from a
+// shell; one path per line, or the result as JSON.
+
+import { UsageError, readFlags } from '../args.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
+
+/** findFiles' limit on maxResults. */
+const MAX_RESULTS = 10_000_000;
+const DEFAULT_MAX_RESULTS = 100;
+
+export const FIND_USAGE = `Usage: smart-file-query find PATTERN [PATH] [options]
+
+Lists the files and folders whose path matches the glob PATTERN (findFiles):
+under PATH (a folder under the current directory; default: all of it),
+.gitignore respected, node_modules, .git, dist, build and .next left out, in
+path order. A PATTERN without / matches names at any depth ('*.ts'); one with
+/ is matched against paths relative to PATH ('src/**/*.test.ts'). Quote it,
+or the shell expands it first. Prints one path per line, relative to the
+current directory, folders with a trailing /.
+
+  --max-results <n>       entries listed, the first in path order (default
+                          ${DEFAULT_MAX_RESULTS}); a warning on stderr says when there were more
+  --json                  print findFiles' answer as JSON instead:
+                          [{"path","type":"file"|"dir","size"?}]
+${CWD_HELP}
+  -h, --help              print this help
+
+Exit status: 0 with an answer (also when nothing matched), 1 for invalid
+input or an I/O error.
+`;
+
+const FLAGS = {
+  maxResults: '--max-results',
+  pattern: 'PATTERN',
+  path: 'PATH',
+};
+
+function integer(flag, value) {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
+  return Number(value);
+}
+
+async function run(argv, io) {
+  let help = false;
+  let json = false;
+  let maxResults;
+  const cwd = [];
+  let words;
+  try {
+    words = readFlags(
+      argv,
+      {
+        strings: ['max-results', ...CWD_FLAG.strings],
+        booleans: ['json', 'help'],
+        shorts: { h: 'help', ...CWD_FLAG.shorts },
+        positionals: true,
+      },
+      (name, value) => {
+        switch (name) {
+          case 'help': help = help || value; break;
+          case 'json': json = value; break;
+          case 'max-results': maxResults = integer('--max-results', value); break;
+          case 'cwd': cwd.push(value); break;
+        }
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usageFailure(io, 'find', e.message, FIND_USAGE);
+  }
+  if (help) {
+    await io.stdout(FIND_USAGE);
+    return 0;
+  }
+  if (words.length < 1 || words.length > 2) {
+    return usageFailure(io, 'find', `expected PATTERN and at most one PATH, got ${words.length} words`, FIND_USAGE);
+  }
+  const [pattern, path] = words;
+  const options = { pattern };
+  if (path !== undefined) options.path = path;
+  try {
+    if (cwd.length > 0) options.cwd = resolveCwd(cwd);
+  } catch (e) {
+    if (!(e instanceof CwdError)) throw e;
+    io.stderr(`smart-file-query find: ${e.message}\n`);
+    return 1;
+  }
+  // One entry more than asked for says whether the list was cut; a value
+  // out of range goes to findFiles as given, which refuses it.
+  const limit = maxResults ?? DEFAULT_MAX_RESULTS;
+  const probe = Number.isInteger(limit) && limit >= 1 && limit < MAX_RESULTS;
+  options.maxResults = probe ? limit + 1 : limit;
+  const { findFiles } = lib('../index.js');
+  let found;
+  try {
+    found = await findFiles(options);
+  } catch (e) {
+    const message = flagMessage(e.message, FLAGS);
+    if (e.code === 'EINVALIDOPTION') return usageFailure(io, 'find', message, FIND_USAGE);
+    io.stderr(`smart-file-query find: ${message} (${e.code})\n`);
+    return 1;
+  }
+  const more = probe && found.length > limit;
+  if (more) found = found.slice(0, limit);
+  await io.stdout(json ? `${JSON.stringify(found)}\n` : found.map((f) => `${f.path}${f.type === 'dir' ? '/' : ''}\n`).join(''));
+  if (more) io.stderr(`⚠️  Stopped at --max-results (${limit}): there are more; raise --max-results or narrow PATTERN or PATH\n`);
+  return 0;
+}
+
+export default {
+  name: 'find',
+  summary: 'List files and folders matching a glob (findFiles), one path per line',
+  usage: FIND_USAGE,
+  run,
+};
