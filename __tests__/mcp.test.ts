@@ -186,7 +186,27 @@ describe('tools/list', () => {
       if (tool.outputSchema) ajv.getValidator(tool.outputSchema);
     }
     const withOutput = tools.filter((t) => t.outputSchema).map((t) => t.name);
-    expect(withOutput).toEqual(expect.arrayContaining(['glob_files', 'grep_content', 'search_code']));
+    expect(withOutput).toEqual(expect.arrayContaining(['glob_files', 'grep_content', 'search_code', 'grep', 'find_files']));
+  });
+
+  it('every input schema refuses properties it does not list, as the server does', async () => {
+    const { tools } = await main.client.listTools();
+    const ajv = new AjvJsonSchemaValidator();
+    const valid: Record<string, Record<string, unknown>> = {
+      smart_file_query: { regex: 'a' }, search_code: { query: 'a' }, view_outline: { path: 'a' }, scroll_file: { action: 'open' },
+      grep: { pattern: 'a' }, find_files: { pattern: 'a' }, glob_files: { pattern: 'a' }, grep_content: { pattern: 'a' },
+      survey: { terms: ['a'] }, scout: { query: 'a' }, sample: { query: 'a' }, show: { query: 'a', file: 'a' },
+      task_status: {}, task_result: { task_id: 'a' }, task_cancel: { task_id: 'a' },
+    };
+    expect(Object.keys(valid)).toEqual(tools.map((t) => t.name));
+    for (const tool of tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      const validate = ajv.getValidator(tool.inputSchema);
+      expect(validate(valid[tool.name]).valid, tool.name).toBe(true);
+      expect(validate({ ...valid[tool.name], bogus: 1 }).valid, tool.name).toBe(false);
+      // The server refuses it too, naming the argument.
+      expect(await fails(main, tool.name, { ...valid[tool.name], bogus: 1 }), tool.name).toMatchObject({ argument: 'bogus' });
+    }
   });
 
   it("uses seeds 002 and 003's definitions word for word", async () => {
@@ -473,23 +493,38 @@ describe('scroll_file', () => {
 });
 
 describe('grep and find_files', () => {
-  it("grep answers seed 002's array", async () => {
-    expect(await ok(main, 'grep', { pattern: 'GREETER' })).toEqual([{ file: 'src/app.ts', line: 3, content: 'export class Greeter {' }]);
-    expect(await ok(main, 'grep', { pattern: 'GREETER', caseSensitive: true })).toEqual([]);
+  it("grep answers {matches: seed 002's array, truncated}, whether or not the list was cut", async () => {
+    expect(await ok(main, 'grep', { pattern: 'GREETER' })).toEqual({ matches: [{ file: 'src/app.ts', line: 3, content: 'export class Greeter {' }], truncated: false });
+    expect(await ok(main, 'grep', { pattern: 'GREETER', caseSensitive: true })).toEqual({ matches: [], truncated: false });
     const withContext = await ok(main, 'grep', { pattern: 'greet\\(', regex: true, contextLines: 1, path: 'src' });
-    expect(withContext).toEqual([
-      { file: 'src/app.ts', line: 6, content: '  greet(): string {', context: ['', '  greet(): string {', '    return `hello ${this.name}`;'], contextStart: 5 },
-    ]);
-    expect(await ok(main, 'grep', { pattern: 'needle', maxResults: 3 })).toHaveLength(3);
+    expect(withContext).toEqual({
+      matches: [
+        { file: 'src/app.ts', line: 6, content: '  greet(): string {', context: ['', '  greet(): string {', '    return `hello ${this.name}`;'], contextStart: 5 },
+      ],
+      truncated: false,
+    });
+    // Cut at maxResults: the first N of the API's answer, and truncated says there were more.
+    const cut = await ok(main, 'grep', { pattern: 'needle', maxResults: 3 });
+    expect(cut).toEqual({ matches: api.grepSync({ pattern: 'needle', maxResults: 3, cwd: repo }), truncated: true });
+    const all = api.grepSync({ pattern: 'Needle', path: 'src', caseSensitive: true, cwd: repo });
+    expect(all).toHaveLength(1);
+    expect(await ok(main, 'grep', { pattern: 'Needle', path: 'src', caseSensitive: true, maxResults: 1 })).toEqual({ matches: all, truncated: false });
   });
 
-  it("find_files answers seed 002's array", async () => {
-    expect(await ok(main, 'find_files', { pattern: '*.ts', path: 'src' })).toEqual([
-      { path: 'src/app.ts', type: 'file', size: expect.any(Number) },
-      { path: 'src/long.ts', type: 'file', size: expect.any(Number) },
-    ]);
-    expect(await ok(main, 'find_files', { pattern: 'util', path: 'src' })).toEqual([{ path: 'src/util', type: 'dir' }]);
-    expect(await ok(main, 'find_files', { pattern: '*.txt', maxResults: 2 })).toHaveLength(2);
+  it("find_files answers {files: seed 002's array, truncated}, whether or not the list was cut", async () => {
+    expect(await ok(main, 'find_files', { pattern: '*.ts', path: 'src' })).toEqual({
+      files: [
+        { path: 'src/app.ts', type: 'file', size: expect.any(Number) },
+        { path: 'src/long.ts', type: 'file', size: expect.any(Number) },
+      ],
+      truncated: false,
+    });
+    expect(await ok(main, 'find_files', { pattern: 'util', path: 'src' })).toEqual({ files: [{ path: 'src/util', type: 'dir' }], truncated: false });
+    expect(await ok(main, 'find_files', { pattern: '*.txt', maxResults: 2 })).toEqual({
+      files: api.findFilesSync({ pattern: '*.txt', maxResults: 2, cwd: repo }),
+      truncated: true,
+    });
+    expect(await ok(main, 'find_files', { pattern: '*.ts', path: 'src', maxResults: 2 })).toMatchObject({ truncated: false });
   });
 
   it('refuses bad arguments with an error naming the argument', async () => {
@@ -516,6 +551,22 @@ describe('smart_file_query', () => {
       match: 'class Greeter',
       context: { before: [''], line: 'export class Greeter {', after: ['  constructor(private name: string) {}'] },
     });
+  });
+
+  it('maxLineLength reaches smartFileQuery: long lines come back as a window around the match', async () => {
+    const args = { regex: 'needle', glob: 'wide.txt' };
+    expect(await ok(main, 'smart_file_query', args)).toMatchObject({ aggregate: { totalMatches: 0 } });
+    const wide = { regex: '^7 w', glob: 'wide.txt', contextLines: 1, maxLineLength: 40 };
+    const answer = await ok(main, 'smart_file_query', wide);
+    expect(answer).toEqual(api.smartFileQuerySync({ ...wide, cwd: repo }));
+    expect(answer.query.maxLineLength).toBe(40);
+    const { context } = answer.results[0].matches[0];
+    for (const line of [context.line, ...context.before, ...context.after]) expect(line.length).toBeLessThan(45);
+    expect(context.line).toMatch(/^7 w+…$/);
+    // 0 is off: whole lines, as without it.
+    const off = await ok(main, 'smart_file_query', { ...wide, maxLineLength: 0 });
+    expect(off.results[0].matches[0].context.line).toBe(`7 ${'w'.repeat(600)}`);
+    expect(await fails(main, 'smart_file_query', { ...wide, maxLineLength: -1 })).toMatchObject({ argument: 'maxLineLength' });
   });
 
   it('refuses bad arguments with an error naming the argument', async () => {
@@ -546,7 +597,7 @@ describe('the root', () => {
   });
 
   it('--root serves that directory whatever the cwd', async () => {
-    expect((await ok(other, 'grep', { pattern: 'Greeter' }))[0].file).toBe('src/app.ts');
+    expect((await ok(other, 'grep', { pattern: 'Greeter' })).matches[0].file).toBe('src/app.ts');
     expect(await ok(other, 'scroll_file', { action: 'open', path: join(repo, 'src/app.ts') })).toMatchObject({ path: 'src/app.ts' });
   });
 });
@@ -677,8 +728,11 @@ describe('the result budget', () => {
     const globbed = checkShrunk(await call(other, 'glob_files', { pattern: '**/*' }), 5000);
     expect(globbed.shrunk.by_directory['gen/d0']).toBe(40);
     expect(globbed.shrunk.by_file).toBeUndefined();
-    const grep = checkShrunk(await call(other, 'grep', { pattern: 'needle', maxResults: 1000 }), 5000);
+    // grep and find_files keep the shape they always have: {matches | files, truncated}.
+    const grepCall = await call(other, 'grep', { pattern: 'needle', maxResults: 1000 });
+    const grep = checkShrunk(grepCall, 5000);
     expect(grep.matches.length).toBe(grep.shrunk.shown);
+    expect(grepCall.structuredContent).toEqual(grep);
     const found = checkShrunk(await call(other, 'find_files', { pattern: '*.txt', maxResults: 1000 }), 5000);
     expect(found.files.length).toBe(found.shrunk.shown);
     const sfq = checkShrunk(await call(other, 'smart_file_query', { regex: 'needle', glob: 'gen/**', includeAllContent: true }), 5000);
@@ -715,7 +769,7 @@ describe('the protocol', () => {
     child.stdin.write('this is not JSON\n');
     child.stdin.write('{"jsonrpc":"2.0","id":"x","method":"tools/call"\n');
     await expect(s.client.request({ method: 'no/such/method', params: {} } as any, (await import('@modelcontextprotocol/sdk/types.js')).ResultSchema)).rejects.toThrow(/not found/i);
-    expect(await ok(s, 'grep', { pattern: 'Greeter' })).toHaveLength(1);
+    expect((await ok(s, 'grep', { pattern: 'Greeter' })).matches).toHaveLength(1);
     expect(s.stderr()).toMatch(/JSON/);
   });
 
@@ -762,6 +816,13 @@ describe('the command line', () => {
 
   it('--help prints the usage', () => {
     expect(cli('--help')).toMatchObject({ status: 0, stdout: MCP_USAGE, stderr: '' });
+  });
+
+  it('--help names every tool the server lists', async () => {
+    const { tools } = await main.client.listTools();
+    expect(tools).toHaveLength(15);
+    const help = cli('--help').stdout.replace(/\s+/g, ' ');
+    for (const { name } of tools) expect(help, name).toMatch(new RegExp(`[ :]${name}[,. ]`));
   });
 
   it('refuses bad flags with the usage', () => {

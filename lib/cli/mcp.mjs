@@ -7,16 +7,41 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, readFlags } from '../args.mjs';
 import { DEFAULT_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from '../mcp/budget.mjs';
+import { TOOLS } from '../mcp/tools.mjs';
 import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
+
+/**
+ * The background tasks' tools, which lib/mcp/server.mjs defines (it loads the
+ * MCP SDK, too much for a help text); __tests__/mcp.test.ts checks that this
+ * help names every tool the server lists.
+ */
+const TASK_TOOL_NAMES = ['task_status', 'task_result', 'task_cancel'];
+
+/** `text` wrapped at spaces to lines of at most `width` characters. */
+function wrap(text, width = 78) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+const SERVES = wrap(
+  "Serves the package's tools to an MCP client (Claude Code, Claude Desktop, Cursor...) over stdio: " +
+    `${TOOLS.map((t) => t.name).join(', ')}, and ${TASK_TOOL_NAMES.join(', ')} for searches that went on in the background. ` +
+    'All are read-only; every path stays inside the root. Register it in a client as the command "npx smart-file-query mcp".',
+);
 
 export const MCP_USAGE = `Usage: smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]
 
-Serves the package's tools to an MCP client (Claude Code, Claude Desktop,
-Cursor...) over stdio: smart_file_query, search_code, view_outline,
-scroll_file, grep, find_files, glob_files, grep_content, and task_status,
-task_result, task_cancel for searches that went on in the background. All are
-read-only; every path stays inside the root. Register it in a client as the
-command "npx smart-file-query mcp".
+${SERVES}
 
   --root <dir>              the directory served (default: the current one)
   -C, --cwd <dir>           run in <dir> (relative to the current directory):

@@ -34,7 +34,7 @@ const TASK_TOOLS = [
       'Status of a background search (glob_files, grep_content or search_code that outlasted timeout_seconds): ' +
       'running, completed, failed or cancelled, with the elapsed time; while it runs, progress: files searched out of the ' +
       'candidates found so far, matches so far and the first hits already found (path, line, text). Without task_id: every task of this session.',
-    inputSchema: { type: 'object', properties: { task_id: TASK_ID } },
+    inputSchema: { type: 'object', additionalProperties: false, properties: { task_id: TASK_ID } },
   },
   {
     name: 'task_result',
@@ -44,6 +44,7 @@ const TASK_TOOLS = [
       `Results are kept ${KEEP_MS / 60000} minutes after the search ends.`,
     inputSchema: {
       type: 'object',
+      additionalProperties: false,
       properties: {
         task_id: TASK_ID,
         wait_seconds: {
@@ -59,7 +60,7 @@ const TASK_TOOLS = [
   {
     name: 'task_cancel',
     description: 'Stop a running background search. Its task then reports status "cancelled".',
-    inputSchema: { type: 'object', properties: { task_id: TASK_ID }, required: ['task_id'] },
+    inputSchema: { type: 'object', additionalProperties: false, properties: { task_id: TASK_ID }, required: ['task_id'] },
   },
 ];
 

@@ -125,6 +125,32 @@ function rootRelative(root, p) {
   return rel.split(sep).join(posix.sep);
 }
 
+/** The `truncated` of grep and find_files: the list was cut, by the limit or by the budget. */
+function TRUNCATED_LIST(unit, limit) {
+  return {
+    type: 'boolean',
+    description: `True when there are more ${unit} than the list holds: it stopped at ${limit}, or it was shrunk to the character budget (then shrunk says how)`,
+  };
+}
+
+/** The API's largest maxResults (grep, findFiles). */
+const MAX_RESULTS = 10_000_000;
+
+/**
+ * The first `maxResults` (default `fallback`) entries of a capped list, and
+ * whether there were more: `call` is asked for one entry more than that. A
+ * maxResults out of the API's range goes to it as given, to be refused.
+ * @param {number | undefined} maxResults
+ * @param {number} fallback
+ * @param {(maxResults: number) => Promise<unknown[]>} call
+ */
+async function firstN(maxResults, fallback, call) {
+  const limit = maxResults ?? fallback;
+  if (!Number.isInteger(limit) || limit < 1 || limit >= MAX_RESULTS) return { list: await call(limit), more: false };
+  const list = await call(limit + 1);
+  return list.length > limit ? { list: list.slice(0, limit), more: true } : { list, more: false };
+}
+
 // ---------------------------------------------------------------------------
 // smart_file_query (seed 000)
 
@@ -151,6 +177,12 @@ const SFQ_OPTIONS = {
   maxMatches: { type: 'integer', description: 'Hard cap on total matches returned; when exceeded, output is truncated and truncated flags set. Default 500.' },
   encoding: { type: 'string', description: 'File encoding for reads: utf8 (default), utf16le, latin1 or ascii.' },
   multiline: { type: 'boolean', description: "Match against each file's whole text, so a match can span lines. Default false (line by line)." },
+  maxLineLength: {
+    type: 'integer',
+    description:
+      'Cut lines (the match\'s and its context) longer than this many characters to a window of that many around the match, ' +
+      'with … at each cut end; use it on minified or generated files, where one line can be megabytes. Default 0 (never).',
+  },
 };
 
 const smartFileQuery = {
@@ -161,7 +193,7 @@ const smartFileQuery = {
     'surrounding lines as one JSON payload: {query, results: [{path, size, matchCount, matches: [{lineNumber, column, ' +
     'match, context: {before, line, after}}], content?, truncated}], skipped, aggregate: {filesVisited, filesMatched, ' +
     'totalMatches, truncated}}. Candidate files: the git-visible files (tracked and untracked, not ignored) matching glob.',
-  inputSchema: { type: 'object', properties: SFQ_OPTIONS, required: ['regex'] },
+  inputSchema: { type: 'object', additionalProperties: false, properties: SFQ_OPTIONS, required: ['regex'] },
   outputSchema: {
     type: 'object',
     properties: {
@@ -227,6 +259,7 @@ const searchCode = {
   description: 'Search for text or patterns across the codebase using ripgrep.',
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       query: { type: 'string', description: 'Search term or regex pattern' },
       path: { type: 'string', description: 'Limit search to this file or directory' },
@@ -314,6 +347,7 @@ const viewOutline = {
   description: 'Get the structure/skeleton of a source file (classes, functions, etc.) without implementation details.',
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       path: { type: 'string', description: 'Path to the source file' },
     },
@@ -335,6 +369,7 @@ const scrollFile = {
   description: 'Navigate through the currently open file (scroll up, down, or go to a specific line).',
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       action: {
         type: 'string',
@@ -433,13 +468,16 @@ const scrollFile = {
 };
 
 // ---------------------------------------------------------------------------
-// grep, find_files (seed 002)
+// grep, find_files (seed 002): the seed's arrays, inside one object shape,
+// {matches | files, truncated}, whether or not the list was cut (at
+// maxResults, or shrunk to the budget: the shrunk answer has the same keys).
 
 const grep = {
   name: 'grep',
   description: 'Search for text patterns across files. Returns matching lines with context.',
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       pattern: { type: 'string', description: 'Text or regex pattern to search for' },
       path: { type: 'string', description: 'Directory or file to search (default: project root)' },
@@ -453,10 +491,36 @@ const grep = {
     },
     required: ['pattern'],
   },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      matches: {
+        type: 'array',
+        description: "The matching lines, in path order (seed 002's array)",
+        items: {
+          type: 'object',
+          properties: {
+            file: { type: 'string' },
+            line: { type: 'integer' },
+            content: { type: 'string' },
+            context: { ...STRINGS, description: 'With contextLines: the lines around the match, the match line included, in file order' },
+            contextStart: { type: 'integer', description: 'The line number of the first context line' },
+          },
+          required: ['file', 'line', 'content'],
+        },
+      },
+      truncated: TRUNCATED_LIST('matching lines', 'maxResults'),
+      shrunk: SHRUNK,
+    },
+    required: ['matches', 'truncated'],
+  },
   argumentNames: { pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines' },
   pathArgument: 'path',
   patternArgument: 'pattern',
-  run: (args, { api, root }, signal) => api.grep({ ...args, cwd: root, signal }),
+  run: async (args, { api, root }, signal) => {
+    const { list, more } = await firstN(args.maxResults, 50, (maxResults) => api.grep(defined({ ...args, maxResults, cwd: root, signal })));
+    return { matches: list, truncated: more };
+  },
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>
       `${budgetWords()}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +
@@ -469,6 +533,7 @@ const findFiles = {
   description: 'Find files by name pattern (glob). Respects .gitignore.',
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       pattern: { type: 'string', description: 'Glob pattern (e.g., "*.ts", "**/*.test.js")' },
       path: { type: 'string', description: 'Directory to search (default: project root)' },
@@ -476,9 +541,33 @@ const findFiles = {
     },
     required: ['pattern'],
   },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      files: {
+        type: 'array',
+        description: "The files and folders found, in path order (seed 002's array)",
+        items: {
+          type: 'object',
+          properties: {
+            path: { type: 'string', description: 'Relative to the root' },
+            type: { type: 'string', enum: ['file', 'dir'] },
+            size: { type: 'integer', description: 'Bytes (files only)' },
+          },
+          required: ['path', 'type'],
+        },
+      },
+      truncated: TRUNCATED_LIST('entries', 'maxResults'),
+      shrunk: SHRUNK,
+    },
+    required: ['files', 'truncated'],
+  },
   argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults' },
   pathArgument: 'path',
-  run: (args, { api, root }, signal) => api.findFiles({ ...args, cwd: root }, signal),
+  run: async (args, { api, root }, signal) => {
+    const { list, more } = await firstN(args.maxResults, 100, (maxResults) => api.findFiles(defined({ ...args, maxResults, cwd: root }), signal));
+    return { files: list, truncated: more };
+  },
   fit: (value, args, budget) => fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>
     `${budgetWords()}: it shows the first ${k} of its ${n} entries and the entries per directory. ` +
     'Narrow with path (a directory from by_directory) or a more specific pattern, or ask for fewer maxResults.',
@@ -510,6 +599,7 @@ const globFiles = {
     BACKGROUND_NOTE,
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       pattern: { type: 'string', description: 'Glob pattern (e.g., **/*.py), relative to root' },
       root: { type: 'string', description: 'Root directory (default: cwd, the server root); must be inside the server root' },
@@ -582,6 +672,7 @@ const grepContent = {
     BACKGROUND_NOTE,
   inputSchema: {
     type: 'object',
+    additionalProperties: false,
     properties: {
       pattern: { type: 'string', description: 'Regex pattern to search' },
       path: { type: 'string', description: 'File or directory to search (default: cwd, the server root)' },
@@ -703,7 +794,7 @@ function protocolTool(name, description, properties, required, options) {
   return {
     name,
     description: description + PROTOCOL_NOTE,
-    inputSchema: { type: 'object', properties, required },
+    inputSchema: { type: 'object', additionalProperties: false, properties, required },
     argumentNames: {
       terms: 'terms', paths: 'paths', query: 'query', file: 'file', context: 'context', mode: 'mode',
       maxLines: 'max_lines', maxBytes: 'max_bytes',
