@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{Rng, TempDir, seeds};
-use sfq_walk::discovery::{EntryKind, GitEnvironment, WalkConfig, walk};
+use sfq_walk::discovery::{
+    EFBIG, EntryKind, GitEnvironment, Listing, SoftError, WalkConfig, WalkError, walk,
+};
 
 struct Env {
     home: PathBuf,
@@ -58,6 +60,22 @@ impl Env {
             String::from_utf8_lossy(&out.stderr)
         );
         out.stdout
+    }
+    /// Runs git expecting it to fail: its stderr.
+    fn git_fails(&self, dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", &self.xdg)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("LC_ALL", "C")
+            .output()
+            .expect("git");
+        assert!(!out.status.success(), "git {args:?} in {} succeeded", dir.display());
+        String::from_utf8_lossy(&out.stderr).into_owned()
     }
     fn git_env(&self) -> GitEnvironment {
         GitEnvironment {
@@ -540,4 +558,90 @@ fn an_index_rewritten_between_walks_is_read_again() {
     compare(&env, &repo, "after rm --cached", 2);
     env.git(&repo, &["add", "-f", "B.LOG"]);
     compare(&env, &repo, "after a second add", 1);
+}
+
+/// git's `PATTERN_MAX_FILE_SIZE`: 100 MiB.
+const PATTERN_MAX: u64 = 100 * 1024 * 1024;
+
+/// Makes `path` a sparse file of `len` bytes: the line `*`, then a hole
+/// (NUL bytes that take no disk space).
+fn star_file(path: &Path, len: u64) {
+    write(path, b"*\n");
+    fs::OpenOptions::new().write(true).open(path).expect("open").set_len(len).expect("set_len");
+}
+
+fn files(listing: &Listing) -> Vec<&str> {
+    listing.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.path.as_str()).collect()
+}
+
+#[test]
+fn ignore_files_of_100_mib_or_more_are_treated_as_git_treats_them() {
+    // small_repo: a.txt and d/f.txt tracked, b.log, B.LOG, c.inc, d/e.inc,
+    // g.Tmp and .gitignore untracked.
+    let (_tmp, env, repo) = small_repo("oversized", &[]);
+    let walk_at = |root: &Path| {
+        let cfg = WalkConfig::builder(root).git_environment(env.git_env()).build().expect("cfg");
+        walk(&cfg, &|| false)
+    };
+    let tracked = ["a.txt", "d/f.txt"];
+
+    // A .gitignore of exactly 100 MiB holding `*`: git skips it (with a
+    // warning) and hides nothing; the walk skips it unread and reports it.
+    let gitignore = repo.join(".gitignore");
+    star_file(&gitignore, PATTERN_MAX);
+    compare(&env, &repo, ".gitignore of 100 MiB", 2);
+    let listing = walk_at(&repo).expect("walk");
+    assert_eq!(files(&listing).len(), 8, "{:?}", files(&listing));
+    assert_eq!(listing.errors, [SoftError { path: gitignore.clone(), code: Some(EFBIG) }]);
+    // From a subdirectory root (the top's .gitignore is an ancestor's).
+    compare(&env, &repo.join("d"), ".gitignore of 100 MiB, root d", 1);
+    assert_eq!(walk_at(&repo.join("d")).expect("walk").errors.len(), 1);
+    // One byte less: read, and `*` hides every untracked file.
+    star_file(&gitignore, PATTERN_MAX - 1);
+    compare(&env, &repo, ".gitignore of 100 MiB - 1", 2);
+    let listing = walk_at(&repo).expect("walk");
+    assert_eq!(files(&listing), tracked);
+    assert!(listing.errors.is_empty(), "{:?}", listing.errors);
+    compare(&env, &repo.join("d"), ".gitignore of 100 MiB - 1, root d", 1);
+    fs::remove_file(&gitignore).expect("rm");
+
+    // The same in a subdirectory.
+    let nested = repo.join("d/.gitignore");
+    star_file(&nested, PATTERN_MAX);
+    compare(&env, &repo, "d/.gitignore of 100 MiB", 1);
+    assert!(files(&walk_at(&repo).expect("walk")).contains(&"d/e.inc"));
+    star_file(&nested, PATTERN_MAX - 1);
+    compare(&env, &repo, "d/.gitignore of 100 MiB - 1", 1);
+    assert!(!files(&walk_at(&repo).expect("walk")).contains(&"d/e.inc"));
+    fs::remove_file(&nested).expect("rm");
+
+    // info/exclude and core.excludesFile (here at its default XDG place and
+    // set in the config): git dies ("cannot use … as an exclude file"); the
+    // walk ends with a repository error naming the file.
+    let info = repo.join(".git/info/exclude");
+    let xdg = env.xdg.join("git/ignore");
+    let configured = env.home.join("big-ignore");
+    for (label, file) in
+        [("info/exclude", &info), ("XDG excludes file", &xdg), ("core.excludesFile", &configured)]
+    {
+        if file == &configured {
+            let value = configured.to_str().expect("utf8");
+            env.git(&repo, &["config", "core.excludesFile", value]);
+        }
+        star_file(file, PATTERN_MAX);
+        let stderr = env.git_fails(&repo, &["ls-files", "--others", "--exclude-standard"]);
+        assert!(stderr.contains("as an exclude file"), "{label}: {stderr}");
+        match walk_at(&repo) {
+            Err(WalkError::Repository { path, reason }) => {
+                assert_eq!(&path, file, "{label}");
+                assert!(reason.contains("100 MiB") && reason.contains("exclude file"), "{reason}");
+            }
+            other => panic!("{label}: expected a repository error, got {other:?}"),
+        }
+        star_file(file, PATTERN_MAX - 1);
+        compare(&env, &repo, &format!("{label} of 100 MiB - 1"), 1);
+        assert_eq!(files(&walk_at(&repo).expect("walk")), tracked, "{label}");
+        fs::remove_file(file).expect("rm");
+    }
+    compare(&env, &repo, "no ignore file left", 1);
 }

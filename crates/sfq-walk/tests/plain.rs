@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::TempDir;
-use sfq_walk::discovery::{EntryKind, GitEnvironment, Mode, WalkConfig, WalkError, walk};
+use sfq_walk::discovery::{
+    EFBIG, EntryKind, GitEnvironment, Mode, SoftError, WalkConfig, WalkError, walk,
+};
 use sfq_walk::glob::{GlobFilter, GlobOptions, GlobSet};
 
 fn write(root: &Path, rel: &str, data: &str) {
@@ -268,5 +270,38 @@ fn without_absolute_paths_the_listing_is_the_same_and_only_non_utf8_names_keep_t
                 }
             }
         }
+    }
+}
+
+#[test]
+fn ignore_files_of_100_mib_or_more_are_skipped_outside_git_too() {
+    // git's limit (PATTERN_MAX_FILE_SIZE), applied to `.gitignore` and
+    // `.ignore` alike: such a file is not read (a sparse file here: `*` then
+    // a hole), hides nothing, and is reported; one byte less is read.
+    const LIMIT: u64 = 100 * 1024 * 1024;
+    let tmp = TempDir::new("bigignore");
+    let root = tmp.path();
+    write(root, "a.txt", "a");
+    write(root, "sub/b.txt", "b");
+    for (dir, name) in [("", ".gitignore"), ("", ".ignore"), ("sub/", ".ignore")] {
+        let rel = format!("{dir}{name}");
+        let path = root.join(&rel);
+        write(root, &rel, "*\n");
+        let file = fs::OpenOptions::new().write(true).open(&path).expect("open");
+        file.set_len(LIMIT).expect("set_len");
+        let cfg = WalkConfig::builder(root).git_environment(no_git_env()).build().expect("cfg");
+        let listing = walk(&cfg, &|| false).expect("walk");
+        let mut want = vec![rel.as_str(), "a.txt", "sub/b.txt"];
+        want.sort();
+        let got: Vec<&str> = listing.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(got, want, "{rel} of 100 MiB");
+        assert_eq!(listing.errors, [SoftError { path: path.clone(), code: Some(EFBIG) }]);
+        file.set_len(LIMIT - 1).expect("set_len");
+        let listing = walk(&cfg, &|| false).expect("walk");
+        let got: Vec<&str> = listing.entries.iter().map(|e| e.path.as_str()).collect();
+        let want: &[&str] = if dir.is_empty() { &[] } else { &["a.txt"] };
+        assert_eq!(got, want, "{rel} of 100 MiB - 1");
+        assert!(listing.errors.is_empty(), "{:?}", listing.errors);
+        fs::remove_file(&path).expect("rm");
     }
 }

@@ -52,8 +52,13 @@ pub struct SoftError {
     /// Absolute path of what could not be read.
     pub path: PathBuf,
     /// The OS error code (`EACCES`, …), or `None` when there was none.
+    /// [`EFBIG`] for a per-directory ignore file of 100 MiB or more, which is
+    /// not used (git skips such a `.gitignore` with a warning).
     pub code: Option<i32>,
 }
+
+/// `EFBIG` ("File too large"; 27 on Linux and macOS).
+pub const EFBIG: i32 = 27;
 
 impl fmt::Display for SoftError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,6 +11,12 @@
 //!   `$GIT_COMMON_DIR/info/exclude` and `core.excludesFile` (default
 //!   `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`), with git's
 //!   precedence and pattern rules (a port of `dir.c` and `wildmatch.c`);
+//! * an ignore file of 100 MiB or more (git's `PATTERN_MAX_FILE_SIZE`) is
+//!   not used and not read: such a `.gitignore` is skipped, as git skips it
+//!   with a warning, and reported in [`Listing::errors`] with [`EFBIG`]
+//!   (outside git the same holds for `.gitignore` and `.ignore`); such an
+//!   `info/exclude` or `core.excludesFile` ends the walk with
+//!   [`WalkError::Repository`], as git dies on it;
 //! * excluded directories are not entered (a file below cannot be
 //!   re-included), untracked nested repositories and submodules are not
 //!   entered, `.git` is never listed nor entered;
@@ -56,11 +62,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub use config::{GitEnvironment, PathFilter, WalkConfig, WalkConfigBuilder};
 pub use entry::{Entry, EntryKind, Listing, Mode};
-pub use error::{ConfigError, SoftError, WalkError};
+pub use error::{ConfigError, EFBIG, SoftError, WalkError};
 
 use gitconfig::{Config, IncludeContext};
 use index::Index;
-use rules::{RuleList, Rules};
+use rules::{PATTERN_MAX_FILE_SIZE, PatternFile, RuleList, Rules, read_pattern_file};
 use walker::{DirTask, Walker};
 
 /// Lists the candidates under `config.root()`.
@@ -296,17 +302,28 @@ fn xdg_path(env: &GitEnvironment, name: &str) -> Option<PathBuf> {
     }
 }
 
-fn read_list(path: &Path, errors: &mut Vec<SoftError>) -> Option<RuleList> {
-    match std::fs::read(path) {
-        Ok(data) => Some(RuleList::parse(&data, b"")),
+/// Reads an exclude file (`info/exclude`, `core.excludesFile`). One of
+/// 100 MiB or more ends the walk, as git dies on it ("cannot use … as an
+/// exclude file") where it only skips such a `.gitignore`.
+fn read_list(path: &Path, errors: &mut Vec<SoftError>) -> Result<Option<RuleList>, WalkError> {
+    match read_pattern_file(path) {
+        Ok(PatternFile::Content(data)) => Ok(Some(RuleList::parse(&data, b""))),
+        Ok(PatternFile::TooLarge(len)) => Err(WalkError::Repository {
+            path: path.to_path_buf(),
+            reason: format!(
+                "the exclude file holds {len} bytes; git refuses to work with an exclude file of \
+                 100 MiB ({PATTERN_MAX_FILE_SIZE} bytes) or more (\"cannot use it as an exclude \
+                 file\"): shrink it or remove it"
+            ),
+        }),
         Err(e)
             if matches!(e.kind(), std::io::ErrorKind::NotFound) || e.raw_os_error() == Some(20) =>
         {
-            None
+            Ok(None)
         }
         Err(e) => {
             errors.push(SoftError { path: path.to_path_buf(), code: e.raw_os_error() });
-            None
+            Ok(None)
         }
     }
 }
@@ -387,20 +404,21 @@ fn walk_git(
     let mut early_errors = Vec::new();
     let mut global = Vec::new();
     if config.ignore_files {
-        if let Some(l) = read_list(&repo.common_dir.join("info").join("exclude"), &mut early_errors)
-        {
-            global.push(l);
-        }
+        // Read in git's order (`setup_standard_excludes`: the excludes file,
+        // then info/exclude), so an error names the file git names; listed
+        // by precedence (info/exclude first).
         let excludes_file = match gitcfg.get("core.excludesfile") {
             Some(Some(v)) => gitconfig::interpolate_path(v, config.env.home.as_deref())
                 .map(|p| if p.is_absolute() { p } else { repo.top.join(p) }),
             _ => xdg_path(&config.env, "ignore"),
         };
-        if let Some(path) = excludes_file
-            && let Some(l) = read_list(&path, &mut early_errors)
-        {
-            global.push(l);
-        }
+        let user = match excludes_file {
+            Some(path) => read_list(&path, &mut early_errors)?,
+            None => None,
+        };
+        let info = read_list(&repo.common_dir.join("info").join("exclude"), &mut early_errors)?;
+        global.extend(info);
+        global.extend(user);
     }
     let mut prefix = repo.prefix.clone();
     if !prefix.is_empty() {

@@ -1,9 +1,45 @@
 //! Ignore rules with git's exact semantics (`dir.c`: `add_pattern`,
 //! `match_basename`, `match_pathname`, `last_matching_pattern_from_list`).
 
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
 use std::sync::Arc;
 
 use super::wildmatch::{self, CASEFOLD, PATHNAME, is_glob_special};
+
+/// git's `PATTERN_MAX_FILE_SIZE` (`dir.c`): an ignore file of this size or
+/// more is not used. git reads the file, appends a newline and then tests
+/// `size > PATTERN_MAX_FILE_SIZE`, so a file of exactly 100 MiB is already
+/// refused and one byte less is read.
+pub const PATTERN_MAX_FILE_SIZE: u64 = 100 * 1024 * 1024;
+
+/// An ignore file as [`read_pattern_file`] found it.
+#[derive(Debug)]
+pub enum PatternFile {
+    /// Its content.
+    Content(Vec<u8>),
+    /// It holds [`PATTERN_MAX_FILE_SIZE`] bytes or more (its size, or the
+    /// bytes read when it grew while being read): git does not use it.
+    TooLarge(u64),
+}
+
+/// Reads an ignore file as git's `add_patterns` decides about it, without
+/// holding more than [`PATTERN_MAX_FILE_SIZE`] bytes: the size is checked on
+/// the open file first, and the read stops at the limit.
+pub fn read_pattern_file(path: &Path) -> io::Result<PatternFile> {
+    let file = File::open(path)?;
+    let len = file.metadata()?.len();
+    if len >= PATTERN_MAX_FILE_SIZE {
+        return Ok(PatternFile::TooLarge(len));
+    }
+    let mut data = Vec::with_capacity(len as usize);
+    file.take(PATTERN_MAX_FILE_SIZE).read_to_end(&mut data)?;
+    if data.len() as u64 >= PATTERN_MAX_FILE_SIZE {
+        return Ok(PatternFile::TooLarge(data.len() as u64));
+    }
+    Ok(PatternFile::Content(data))
+}
 
 const NEGATIVE: u8 = 1;
 const MUSTBEDIR: u8 = 2;
@@ -359,6 +395,35 @@ mod tests {
         assert!(Rules::default().is_excluded(Some(&nested), b"Sub/Out/x", false));
         assert!(!fold.is_excluded(Some(&nested), b"subx/out/x", false));
         assert!(!fold.is_excluded(Some(&nested), b"Sub", true));
+    }
+
+    #[test]
+    fn pattern_files_of_100_mib_or_more_are_not_read() {
+        use super::{PATTERN_MAX_FILE_SIZE, PatternFile, read_pattern_file};
+        let dir = std::env::temp_dir().join(format!(
+            "sfq-walk-rules-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let path = dir.join("big");
+        std::fs::write(&path, b"*\n").expect("write");
+        assert!(matches!(read_pattern_file(&path), Ok(PatternFile::Content(c)) if c == b"*\n"));
+        // Sparse files: the sizes are decided from the metadata, unread.
+        let file = std::fs::OpenOptions::new().write(true).open(&path).expect("open");
+        for len in [PATTERN_MAX_FILE_SIZE, PATTERN_MAX_FILE_SIZE + 1, 1 << 33] {
+            file.set_len(len).expect("set_len");
+            assert!(
+                matches!(read_pattern_file(&path), Ok(PatternFile::TooLarge(n)) if n == len),
+                "{len}"
+            );
+        }
+        drop(file);
+        std::fs::remove_file(&path).expect("rm");
+        // A directory is an error, as before (not a pattern file).
+        assert!(read_pattern_file(&dir).is_err());
+        assert!(read_pattern_file(&dir.join("missing")).is_err());
+        std::fs::remove_dir_all(&dir).expect("rm dir");
     }
 
     #[test]

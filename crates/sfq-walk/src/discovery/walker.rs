@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex};
 use super::config::WalkConfig;
 use super::dir::{self, Child, Held, Meta};
 use super::entry::{Entry, EntryKind};
-use super::error::SoftError;
+use super::error::{EFBIG, SoftError};
 use super::index::Index;
 use super::repo;
-use super::rules::{RuleList, RuleNode, Rules};
+use super::rules::{PatternFile, RuleList, RuleNode, Rules, read_pattern_file};
 use crate::os_bytes::os_str;
 
 /// Shared state of one walk.
@@ -249,13 +249,15 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let path = dir_abs.join(os_str(name));
-            match fs::read(&path) {
-                Ok(data) => {
+            match read_pattern_file(&path) {
+                Ok(PatternFile::Content(data)) => {
                     let list = RuleList::parse(&data, &base);
                     if !list.is_empty() {
                         lists.push(list);
                     }
                 }
+                // git skips it (with a warning) and walks on.
+                Ok(PatternFile::TooLarge(_)) => self.soft(path, Some(EFBIG)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => self.soft(path, os_code(&e)),
             }
@@ -283,10 +285,14 @@ impl<'a> Walker<'a> {
         if !base.is_empty() {
             base.push(b'/');
         }
-        match fs::read(&path) {
-            Ok(data) => {
+        match read_pattern_file(&path) {
+            Ok(PatternFile::Content(data)) => {
                 let list = RuleList::parse(&data, &base);
                 if list.is_empty() { parent } else { Some(RuleNode::push(parent, vec![list])) }
+            }
+            Ok(PatternFile::TooLarge(_)) => {
+                self.soft(path, Some(EFBIG));
+                parent
             }
             Err(e) => {
                 self.soft(path, os_code(&e));
