@@ -42,6 +42,8 @@ const OTHERS: Record<string, string> = {
   '--build-from-source': 'npm rebuild (read by scripts/install.mjs)',
   '--out': 'scripts/pack.mjs',
   '--root-only': 'scripts/pack.mjs',
+  '--available': 'scripts/pack.mjs',
+  '--access': 'npm publish',
 };
 
 describe('the README', () => {
