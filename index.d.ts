@@ -58,6 +58,18 @@ export interface SmartFileQueryOptions {
    * where one line can be megabytes. Echoed in `query` when set.
    */
   maxLineLength?: number;
+  /**
+   * The most the returned results may take as JSON, in bytes (1024–1073741824;
+   * default 268435456, 256 MiB): every string's UTF-8 bytes with its quotes,
+   * plus 100 bytes for the keys and numbers of each file and of each match.
+   * The scan stops where the next match would pass it, as it stops at
+   * `maxMatches`: the file cut there has `truncated: true` and the aggregate
+   * `truncated: true, truncatedBy: 'maxResultBytes'`. So no input (one
+   * minified line matched 200,000 times) makes a call hold more than about
+   * this much. Echoed in `query` when set. The CLI streams instead and has
+   * no such budget.
+   */
+  maxResultBytes?: number;
   /** Root directory; output paths are relative to it. Default `process.cwd()`. */
   cwd?: string;
   /** Reject with `ETIMEOUT` after this many milliseconds. */
@@ -90,6 +102,8 @@ export interface SmartFileQueryEcho {
   multiline?: true;
   /** Present only when `maxLineLength` cuts lines. */
   maxLineLength?: number;
+  /** Present only when `maxResultBytes` was given. */
+  maxResultBytes?: number;
 }
 
 /** One match and its surrounding lines. */
@@ -146,8 +160,10 @@ export interface SmartFileQueryResult {
     filesVisited: number;
     filesMatched: number;
     totalMatches: number;
-    /** True when the scan stopped at `maxMatches`. */
+    /** True when the scan stopped at `maxMatches` or `maxResultBytes`. */
     truncated: boolean;
+    /** Present when `maxResultBytes`, not `maxMatches`, stopped the scan. */
+    truncatedBy?: 'maxResultBytes';
   };
   /**
    * Only when nothing matched and a glob asks for paths a default ignore
@@ -367,6 +383,14 @@ export interface AgentSearchCommonOptions {
   regexTimeoutMs?: number;
   /** A matching line longer than this many characters comes back as a window around the match with `…` at each cut end (context lines likewise). 0 turns it off. Default 500. */
   maxLineLength?: number;
+  /**
+   * The most the returned lines may take as JSON, in bytes (1024–1073741824;
+   * default 268435456, 256 MiB; each line's strings' UTF-8 bytes plus 100):
+   * lines past it are counted, not returned, as past `maxResults`, and the
+   * result says `truncated: true, truncatedBy: 'maxResultBytes'` (grep's
+   * array just ends).
+   */
+  maxResultBytes?: number;
 }
 
 /** Options of {@link searchCode} (seed 003's `SearchOptions`, plus paging and budgets). */
@@ -433,6 +457,8 @@ export interface SearchResult {
   complete: boolean;
   /** Why `complete` is false. */
   reason?: 'timeBudget';
+  /** Present when `maxResultBytes`, not `maxResults`, left matching lines out. */
+  truncatedBy?: 'maxResultBytes';
   /** When nothing matched: how many matching lines the excluded or git-ignored files hold (`0 matches; 12 in files excluded by node_modules`), from a bounded extra look. */
   hint?: string;
 }
@@ -559,6 +585,8 @@ export interface GrepContentResult {
   skipped: SkipCounts;
   complete: boolean;
   reason?: 'timeBudget';
+  /** Present when `maxResultBytes`, not `maxResults`, left matching lines out. */
+  truncatedBy?: 'maxResultBytes';
   /** When nothing matched: what the excluded or git-ignored files hold. */
   hint?: string;
 }

@@ -32,6 +32,7 @@ use crate::text::Encoding;
 
 const MAX_RESULTS: u64 = 10_000_000;
 const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
+use crate::smart_file_query::{DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES};
 
 /// Options every line-search profile takes.
 macro_rules! common_options {
@@ -57,6 +58,11 @@ macro_rules! common_options {
                 "maxLineLength",
                 Kind::Int(0, 10_000_000),
                 "cut longer lines to a window around the match (0: off; default 500)",
+            ),
+            opt(
+                "maxResultBytes",
+                Kind::Int(1024, MAX_RESULT_BYTES),
+                "the most the returned lines may take as JSON (default 256 MiB); lines past it are counted, not returned",
             ),
         ]
     };
@@ -115,6 +121,7 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
         c[2],
         c[3],
         c[4],
+        c[5],
     ]
 };
 
@@ -133,6 +140,7 @@ pub const GREP_OPTIONS: &[OptSpec] = &{
         c[2],
         c[3],
         c[4],
+        c[5],
     ]
 };
 
@@ -180,6 +188,7 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
         c[2],
         c[3],
         c[4],
+        c[5],
     ]
 };
 
@@ -268,6 +277,8 @@ struct LineScan {
     reader: Reader,
     context_lines: usize,
     max_line_length: usize,
+    /// `maxResultBytes`.
+    max_result_bytes: u64,
     offset: usize,
     max_results: usize,
     count_all: bool,
@@ -290,6 +301,8 @@ struct Found {
     skipped: SkipCounts,
     /// `Some(reason)` when the scan stopped before the end.
     incomplete: Option<&'static str>,
+    /// Whether `maxResultBytes` left matching lines out.
+    cut_by_bytes: bool,
     /// When nothing matched, what the left-out files hold.
     hint: Option<String>,
 }
@@ -311,6 +324,9 @@ struct LinesCollector {
     seen: usize,
     count_all: bool,
     deadline: Option<Instant>,
+    /// `maxResultBytes`, and what the kept lines take.
+    budget: u64,
+    bytes: u64,
     found: Found,
 }
 
@@ -325,11 +341,21 @@ impl Collector<FileLines> for LinesCollector {
                 f.files_with_matches += 1;
                 f.total += lines.count;
                 let path: Arc<str> = cand.rel.as_str().into();
+                let page_end = self.offset + self.want;
+                // The worker kept fewer lines than were found and wanted:
+                // those past them did not fit the budget.
+                let dropped = (lines.entries.len() as u64) < lines.count.min(page_end as u64);
                 for e in lines.entries {
-                    if self.seen >= self.offset + self.want {
+                    if self.seen >= page_end || f.cut_by_bytes {
                         break;
                     }
                     if self.seen >= self.offset {
+                        let cost = e.json_bytes() + path.len() as u64 + 3;
+                        if self.bytes + cost > self.budget {
+                            f.cut_by_bytes = true;
+                            break;
+                        }
+                        self.bytes += cost;
                         if self.progress.wants_hits() {
                             self.progress.add_hit(&path, e.line_number, &e.content);
                         }
@@ -337,7 +363,10 @@ impl Collector<FileLines> for LinesCollector {
                     }
                     self.seen += 1;
                 }
-                if !self.count_all && self.seen >= self.offset + self.want {
+                if dropped && self.seen < page_end {
+                    f.cut_by_bytes = true;
+                }
+                if !self.count_all && (self.seen >= page_end || f.cut_by_bytes) {
                     return Ok(Flow::Stop);
                 }
             }
@@ -367,6 +396,7 @@ impl LineScan {
             keep,
             count_all: self.count_all,
             max_line_length: self.max_line_length,
+            keep_bytes: self.max_result_bytes,
         };
         let cancelled = || cancel.is_cancelled();
         let work = |c: &Candidate| match self.reader.read(c) {
@@ -384,6 +414,8 @@ impl LineScan {
             seen: 0,
             count_all: self.count_all,
             deadline: self.time_budget.and_then(|b| started.checked_add(b)),
+            budget: self.max_result_bytes,
+            bytes: 0,
             found: Found {
                 entries: Vec::new(),
                 total: 0,
@@ -391,6 +423,7 @@ impl LineScan {
                 files_searched: 0,
                 skipped: SkipCounts::default(),
                 incomplete: None,
+                cut_by_bytes: false,
                 hint: None,
             },
         };
@@ -509,6 +542,7 @@ impl LineScan {
             keep: 0,
             count_all: true,
             max_line_length: 0,
+            keep_bytes: 0,
         };
         let exclude_set = self.excludes.exclude_set("excludePatterns")?;
         let mut left_out = LeftOut::default();
@@ -591,6 +625,10 @@ pub struct SearchResult {
     /// Why the result is incomplete.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+    /// `"maxResultBytes"` when the result budget, not the page size, left
+    /// matching lines out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<&'static str>,
     /// When nothing matched: what the excluded or ignored files hold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
@@ -658,6 +696,7 @@ pub fn search_code(
         reader: Reader { max_bytes: 1024 * 1024, encoding: Encoding::Utf8 },
         context_lines: 0,
         max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        max_result_bytes: raw.int_or("maxResultBytes", t, DEFAULT_MAX_RESULT_BYTES)?,
         offset: raw.int_or("offset", t, 0)? as usize,
         max_results: raw.int_or("maxResults", t, 50)? as usize,
         count_all: true,
@@ -689,6 +728,7 @@ pub fn search_code(
         skipped: found.skipped,
         complete: found.incomplete.is_none(),
         reason: found.incomplete,
+        truncated_by: found.cut_by_bytes.then_some("maxResultBytes"),
         hint: found.hint,
     })
 }
@@ -741,6 +781,7 @@ pub fn grep(
         reader: Reader { max_bytes: 1024 * 1024, encoding: Encoding::Utf8 },
         context_lines,
         max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        max_result_bytes: raw.int_or("maxResultBytes", t, DEFAULT_MAX_RESULT_BYTES)?,
         offset: 0,
         max_results: raw.int_or("maxResults", t, 50)? as usize,
         count_all: false,
@@ -803,6 +844,10 @@ pub struct GrepContentResult {
     /// Why the result is incomplete.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
+    /// `"maxResultBytes"` when the result budget, not the page size, left
+    /// matching lines out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<&'static str>,
     /// When nothing matched: what the excluded or ignored files hold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
@@ -904,6 +949,7 @@ pub fn grep_content(
         },
         context_lines: raw.int_or("contextLines", t, config.context_lines.unwrap_or(2))? as usize,
         max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        max_result_bytes: raw.int_or("maxResultBytes", t, DEFAULT_MAX_RESULT_BYTES)?,
         offset: raw.int_or("offset", t, 0)? as usize,
         max_results: raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize,
         count_all: true,
@@ -944,6 +990,7 @@ pub fn grep_content(
         skipped: found.skipped,
         complete: found.incomplete.is_none(),
         reason: found.incomplete,
+        truncated_by: found.cut_by_bytes.then_some("maxResultBytes"),
         hint: found.hint,
     })
 }

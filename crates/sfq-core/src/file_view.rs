@@ -79,6 +79,8 @@ pub struct FileView<'a> {
     content16: Option<JsStr>,
     include_content: bool,
     truncated: bool,
+    /// Lines of context asked for on each side.
+    context_lines: usize,
     /// With `maxLineLength`: the lines cut to a window, by (match, position
     /// in its before/line/after sequence). Lines not in it are shown whole.
     cut: HashMap<(usize, usize), JsStr, BuildHasherDefault<FxHasher>>,
@@ -126,6 +128,7 @@ impl<'a> FileView<'a> {
             content16,
             include_content,
             truncated,
+            context_lines,
             cut: HashMap::default(),
         }
     }
@@ -265,6 +268,94 @@ impl<'a> FileView<'a> {
             content: self.content().map(|c| c.to_js()),
             truncated: self.truncated,
         }
+    }
+}
+
+/// JSON around a file's result (keys, numbers, brackets), counted by
+/// [`FileView::result_bytes`].
+const FILE_JSON_BYTES: u64 = 100;
+/// JSON around one match (keys, numbers, brackets).
+const MATCH_JSON_BYTES: u64 = 100;
+/// JSON around one string (quotes and a comma).
+const STRING_JSON_BYTES: u64 = 3;
+
+impl<'a> FileView<'a> {
+    /// The bytes this file's result takes as JSON, as `maxResultBytes`
+    /// counts them: every string's UTF-8 bytes (three per code unit in a
+    /// UTF-16 text) with its quotes, and a fixed allowance for the keys,
+    /// numbers and brackets of the file and of each match (escapes count as
+    /// the character they stand for). A function of the result alone, so a
+    /// budget cuts the same place whatever the thread count.
+    pub(crate) fn result_bytes(&self) -> u64 {
+        self.file_bytes() + (0..self.hits.len()).map(|k| self.match_bytes(k)).sum::<u64>()
+    }
+
+    /// How many of the first matches fit in `bytes` with the file's own
+    /// part (0 when not even one does).
+    pub(crate) fn matches_within(&self, bytes: u64) -> usize {
+        let mut used = self.file_bytes();
+        for k in 0..self.hits.len() {
+            used += self.match_bytes(k);
+            if used > bytes {
+                return k;
+            }
+        }
+        self.hits.len()
+    }
+
+    /// The view of the first `n` matches only, marked truncated.
+    pub(crate) fn first(&self, n: usize, max_line_length: usize) -> FileView<'a> {
+        FileView::new(
+            self.path,
+            self.size,
+            self.text,
+            &self.hits[..n.min(self.hits.len())],
+            self.context_lines,
+            self.include_content,
+            true,
+        )
+        .cut_lines(max_line_length)
+    }
+
+    /// Whether this view was made as cut (at `maxMatches` or the budget).
+    pub(crate) fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// The matches shown.
+    pub(crate) fn match_count(&self) -> usize {
+        self.hits.len()
+    }
+
+    fn file_bytes(&self) -> u64 {
+        let content = match self.content() {
+            Some(TextPiece::Str(s)) => s.len(),
+            Some(TextPiece::Js(js)) => js.approx_len(),
+            None => 0,
+        };
+        FILE_JSON_BYTES + (self.path.len() + content) as u64 + 2 * STRING_JSON_BYTES
+    }
+
+    /// Match `k`'s part: its text and its context lines (as cut).
+    fn match_bytes(&self, k: usize) -> u64 {
+        let hit = &self.hits[k];
+        let (first, before, after, own) = self.contexts[k];
+        let matched = match &hit.text {
+            HitText::Range(a, b) => b - a,
+            HitText::Js(js) => js.approx_len(),
+        };
+        let units = if matches!(self.text, FileText::Utf16 { .. }) { 3 } else { 1 };
+        let line = |pos: usize, span: Span| match self.cut.get(&(k, pos)) {
+            Some(js) => js.approx_len(),
+            None => (span.end - span.start) * units,
+        };
+        let mut lines = line(before, own);
+        for (j, &span) in self.spans[first..first + before + after].iter().enumerate() {
+            lines += line(if j < before { j } else { j + 1 }, span);
+        }
+        MATCH_JSON_BYTES
+            + (matched + lines) as u64
+            + (2 + before + after) as u64 * STRING_JSON_BYTES
     }
 }
 

@@ -19,6 +19,9 @@ pub struct LineQuery<'a> {
     pub count_all: bool,
     /// Lines longer than this many characters are cut to a window (0: never).
     pub max_line_length: usize,
+    /// The most the kept lines may take as JSON ([`LineEntry::json_bytes`]):
+    /// lines past it are only counted.
+    pub keep_bytes: u64,
 }
 
 /// The innermost outline item holding a line (`withSymbols`).
@@ -54,12 +57,27 @@ pub struct LineEntry {
     pub symbol: Option<Symbol>,
 }
 
+/// JSON around one kept line (keys, numbers, brackets), counted by
+/// [`LineEntry::json_bytes`].
+const ENTRY_JSON_BYTES: u64 = 100;
+
+impl LineEntry {
+    /// The bytes this line takes in a result's JSON, as `maxResultBytes`
+    /// counts them: its strings' UTF-8 bytes with quotes and commas, and a
+    /// fixed allowance for keys and numbers (the path is the caller's).
+    pub fn json_bytes(&self) -> u64 {
+        let strings =
+            [&self.matched, &self.content].into_iter().chain(&self.before).chain(&self.after);
+        ENTRY_JSON_BYTES + strings.map(|s| s.len() as u64 + 3).sum::<u64>()
+    }
+}
+
 /// A file's matching lines.
 #[derive(Debug, Clone, Default)]
 pub struct FileLines {
     /// How many lines matched (all of them when counting, else at least the kept ones).
     pub count: u64,
-    /// The first `keep` matching lines.
+    /// The first `keep` matching lines (fewer when they passed `keep_bytes`).
     pub entries: Vec<LineEntry>,
 }
 
@@ -87,6 +105,7 @@ pub fn search_lines(
         return Ok(None);
     }
     let mut spans: Vec<Span> = Vec::new();
+    let mut bytes = 0u64;
     let entries = hits
         .iter()
         .map(|hit| {
@@ -120,6 +139,10 @@ pub fn search_lines(
                 after: after_lines,
                 symbol: None,
             }
+        })
+        .take_while(|e| {
+            bytes += e.json_bytes();
+            bytes <= q.keep_bytes
         })
         .collect();
     Ok(Some(FileLines { count, entries }))

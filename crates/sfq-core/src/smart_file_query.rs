@@ -44,6 +44,7 @@ pub const OPTION_NAMES: &[&str] = &[
     "encoding",
     "multiline",
     "maxLineLength",
+    "maxResultBytes",
     "regexTimeoutMs",
     "cwd",
     "timeoutMs",
@@ -60,6 +61,11 @@ pub const MAX_CONTEXT_LINES: u64 = 20;
 pub const MAX_FILE_SIZE_KB: u64 = 1 << 20;
 /// Largest `maxMatches`.
 pub const MAX_MATCHES: u64 = 1_000_000;
+/// Default `maxResultBytes`: the JSON the results may take (256 MiB; a JS
+/// string holds at most about 512 Mi characters).
+pub const DEFAULT_MAX_RESULT_BYTES: u64 = 256 << 20;
+/// Largest `maxResultBytes` (1 GiB).
+pub const MAX_RESULT_BYTES: u64 = 1 << 30;
 /// Largest `timeoutMs` (about 24 days, the largest a JS timer takes).
 pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
 
@@ -101,6 +107,11 @@ pub struct SfqConfig {
     /// Lines longer than this many characters are cut to a window around
     /// the match (0: never, seed 000's behaviour).
     pub max_line_length: usize,
+    /// The most the results may take as JSON ([`FileView::result_bytes`]);
+    /// the scan stops where the next match would pass it.
+    pub max_result_bytes: u64,
+    /// Whether `maxResultBytes` was given (it is echoed then).
+    max_result_bytes_given: bool,
     /// The root directory (absolute).
     pub root: PathBuf,
     /// Worker threads.
@@ -203,6 +214,7 @@ impl SfqConfig {
             None => Encoding::Utf8,
         };
         let root = resolve_root(raw.string("cwd")?.as_deref())?;
+        let max_result_bytes = raw.int("maxResultBytes", 1024, MAX_RESULT_BYTES)?;
         Ok(SfqConfig {
             regex,
             flags,
@@ -216,6 +228,8 @@ impl SfqConfig {
             encoding,
             multiline,
             max_line_length: raw.int("maxLineLength", 0, 10_000_000)?.unwrap_or(0) as usize,
+            max_result_bytes: max_result_bytes.unwrap_or(DEFAULT_MAX_RESULT_BYTES),
+            max_result_bytes_given: max_result_bytes.is_some(),
             root,
             threads: raw.threads()?,
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
@@ -275,6 +289,9 @@ pub struct Echo {
     /// Present only when lines are cut (`maxLineLength` > 0).
     #[serde(skip_serializing_if = "is_zero")]
     pub max_line_length: usize,
+    /// Present only when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_result_bytes: Option<u64>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -318,25 +335,38 @@ pub struct Aggregate {
     pub files_matched: u64,
     /// Matches returned.
     pub total_matches: u64,
-    /// True when the scan stopped at `maxMatches`.
+    /// True when the scan stopped at `maxMatches` or `maxResultBytes`.
     pub truncated: bool,
+    /// `"maxResultBytes"` when the result budget, not `maxMatches`, stopped
+    /// the scan (absent otherwise, so the seed's payload is unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<&'static str>,
 }
 
-/// A matched file as the workers hand it to the merge: how many matches
-/// were found (at most the search's limit) and the file, typed or already
-/// serialised.
-type Found<F> = (usize, Result<F>);
+/// A matched file as the workers hand it to the merge.
+struct Found<F> {
+    /// Matches found (at most the search's limit).
+    count: usize,
+    /// What they take as JSON ([`FileView::result_bytes`]).
+    bytes: u64,
+    /// The file with all of them, typed or serialised; `None` when they
+    /// passed the worker's allowance (the merge then cuts the file).
+    file: Option<Result<F>>,
+}
 
-/// Searches one candidate for at most `limit` matches; a matched file goes
-/// through `encode` (`truncated` says it was cut at `maxMatches`).
-fn search_one<F>(
+/// How a matched file is encoded for the merge (typed, or serialised).
+type Encode<'a, F> = &'a (dyn Fn(&FileView) -> Result<F> + Sync);
+
+/// Reads and searches one candidate for at most `limit` matches, and hands
+/// the view of them to `f` (`truncated`: the file is cut there).
+fn with_view<R>(
     config: &SfqConfig,
     cand: &Candidate,
     cancel: &Cancel,
     limit: usize,
     truncated: bool,
-    encode: &(dyn Fn(&FileView) -> Result<F> + Sync),
-) -> Outcome<Found<F>> {
+    f: impl FnOnce(FileView<'_>) -> R,
+) -> Outcome<R> {
     let (text, size) = match config.reader().read_sized(cand) {
         Ok(t) => t,
         Err(reason) => return Outcome::Skipped(reason),
@@ -370,7 +400,27 @@ fn search_one<F>(
         truncated,
     )
     .cut_lines(config.max_line_length);
-    Outcome::Matched((hits.len(), encode(&view)))
+    Outcome::Matched(f(view))
+}
+
+/// Searches one candidate for at most `limit` matches; a matched file goes
+/// through `encode` when its result takes at most `allowance` bytes.
+fn search_one<F>(
+    config: &SfqConfig,
+    cand: &Candidate,
+    cancel: &Cancel,
+    limit: usize,
+    allowance: u64,
+    encode: Encode<'_, F>,
+) -> Outcome<Found<F>> {
+    with_view(config, cand, cancel, limit, false, |view| {
+        let bytes = view.result_bytes();
+        Found {
+            count: view.match_count(),
+            bytes,
+            file: (bytes <= allowance).then(|| encode(&view)),
+        }
+    })
 }
 
 /// The scan's result before the payload is put together: `F` is a matched
@@ -379,30 +429,36 @@ struct Scanned<F> {
     results: Vec<F>,
     skipped: Vec<Skipped>,
     aggregate: Aggregate,
+    /// What the results take as JSON ([`FileView::result_bytes`]).
+    bytes: u64,
 }
 
+/// Where merged files go: to the caller as each is merged (with its
+/// candidate), or into [`Scanned::results`].
+type Emit<'e, F> = Option<&'e mut dyn FnMut(&Candidate, F) -> Result<()>>;
+
 /// seed 000's merge: counts, keeps files in path order and stops at
-/// `maxMatches`. The one file that crosses it is searched again on this
-/// thread for exactly the matches that remain (a file's first N matches are
-/// the same whatever the limit).
+/// `maxMatches` or `maxResultBytes`. The one file that crosses either is
+/// searched again on this thread for exactly the matches that remain (a
+/// file's first N matches are the same whatever the limit).
 struct MaxMatches<'a, 'e, F> {
     config: &'a SfqConfig,
     cancel: &'a Cancel,
-    encode: &'a (dyn Fn(&FileView) -> Result<F> + Sync),
+    encode: Encode<'a, F>,
+    /// `maxResultBytes` (unbounded for the streamed output).
+    budget: u64,
     out: Scanned<F>,
-    /// Told each merged file's position and the total so far.
+    /// Told each merged file's position and the totals so far.
     ahead: &'a Ahead,
     /// A candidate's position in the list.
     index: &'a (dyn Fn(&Candidate) -> usize + Sync),
-    /// Where each merged file goes as soon as it is merged (else it is
-    /// kept in `out.results`).
-    emit: Option<&'e mut dyn FnMut(F) -> Result<()>>,
+    emit: Emit<'e, F>,
 }
 
 impl<F> Collector<Found<F>> for MaxMatches<'_, '_, F> {
     fn collect(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
         let flow = self.merge(cand, outcome);
-        self.ahead.merge((self.index)(cand), self.out.aggregate.total_matches);
+        self.ahead.merge((self.index)(cand), self.out.aggregate.total_matches, self.out.bytes);
         if !matches!(flow, Ok(Flow::Continue)) {
             // No more merging: workers waiting for it must not wait.
             self.ahead.ended.store(true, Ordering::Relaxed);
@@ -428,36 +484,72 @@ impl<F> Collector<Found<F>> for MaxMatches<'_, '_, F> {
 impl<F> MaxMatches<'_, '_, F> {
     fn merge(&mut self, cand: &Candidate, outcome: Outcome<Found<F>>) -> Result<Flow> {
         let max = self.config.max_matches;
-        let out = &mut self.out;
-        let agg = &mut out.aggregate;
-        agg.files_visited += 1;
-        let (count, file) = match outcome {
+        self.out.aggregate.files_visited += 1;
+        let found = match outcome {
             Outcome::Skipped(reason) => {
-                out.skipped.push(Skipped::new(cand.rel.clone(), reason));
+                self.out.skipped.push(Skipped::new(cand.rel.clone(), reason));
                 return Ok(Flow::Continue);
             }
             Outcome::NoMatch => return Ok(Flow::Continue),
             Outcome::Matched(found) => found,
         };
-        let remaining = usize::try_from(max - agg.total_matches).unwrap_or(usize::MAX);
-        let file = if count > remaining {
-            match search_one(self.config, cand, self.cancel, remaining, true, self.encode) {
-                Outcome::Matched((_, file)) => file?,
-                _ => {
-                    return Err(crate::error::Error::new(
-                        crate::error::ErrorCode::Internal,
-                        format!("{}: the file changed while it was searched", cand.rel),
-                    ));
+        let remaining =
+            usize::try_from(max - self.out.aggregate.total_matches).unwrap_or(usize::MAX);
+        let room = self.budget.saturating_sub(self.out.bytes);
+        let (file, count, bytes, by_bytes) = match found.file {
+            Some(file) if found.count <= remaining && found.bytes <= room => {
+                (file?, found.count, found.bytes, false)
+            }
+            _ => {
+                // The file crosses a cap: searched again for what fits.
+                let limit = found.count.min(remaining);
+                let encode = self.encode;
+                let cut_at_max = limit < found.count;
+                let cut = with_view(self.config, cand, self.cancel, limit, cut_at_max, |view| {
+                    let n = view.matches_within(room);
+                    if n == 0 {
+                        return None;
+                    }
+                    let view = if n < view.match_count() {
+                        view.first(n, self.config.max_line_length)
+                    } else {
+                        view
+                    };
+                    Some((encode(&view), n, view.result_bytes(), n < limit))
+                });
+                match cut {
+                    Outcome::Matched(Some((file, n, bytes, by_bytes))) => {
+                        (file?, n, bytes, by_bytes)
+                    }
+                    Outcome::Matched(None) => {
+                        // Not even its first match fits.
+                        let agg = &mut self.out.aggregate;
+                        agg.truncated = true;
+                        agg.truncated_by = Some("maxResultBytes");
+                        return Ok(Flow::Stop);
+                    }
+                    _ => {
+                        return Err(crate::error::Error::new(
+                            crate::error::ErrorCode::Internal,
+                            format!("{}: the file changed while it was searched", cand.rel),
+                        ));
+                    }
                 }
             }
-        } else {
-            file?
         };
-        agg.total_matches += count.min(remaining) as u64;
+        let agg = &mut self.out.aggregate;
+        agg.total_matches += count as u64;
         agg.files_matched += 1;
+        self.out.bytes += bytes;
         match &mut self.emit {
-            Some(emit) => emit(file)?,
-            None => out.results.push(file),
+            Some(emit) => emit(cand, file)?,
+            None => self.out.results.push(file),
+        }
+        let agg = &mut self.out.aggregate;
+        if by_bytes {
+            agg.truncated = true;
+            agg.truncated_by = Some("maxResultBytes");
+            return Ok(Flow::Stop);
         }
         if agg.total_matches >= max {
             agg.truncated = true;
@@ -476,8 +568,9 @@ impl<F> MaxMatches<'_, '_, F> {
 fn scan_files<F: Send>(
     config: &SfqConfig,
     cancel: &Cancel,
+    budget: u64,
     encode: impl Fn(&FileView) -> Result<F> + Sync,
-    emit: Option<&mut dyn FnMut(F) -> Result<()>>,
+    emit: Emit<'_, F>,
     pace: bool,
 ) -> Result<Scanned<F>> {
     let profile = DiscoveryProfile {
@@ -515,7 +608,13 @@ fn scan_files<F: Send>(
         config,
         cancel,
         encode: &encode,
-        out: Scanned { results: Vec::new(), skipped: Vec::new(), aggregate: Aggregate::default() },
+        budget,
+        out: Scanned {
+            results: Vec::new(),
+            skipped: Vec::new(),
+            aggregate: Aggregate::default(),
+            bytes: 0,
+        },
         ahead: &ahead,
         index: &index,
         emit,
@@ -549,11 +648,15 @@ fn scan_files<F: Send>(
             return Outcome::NoMatch;
         }
         let limit = usize::try_from(max - before).unwrap_or(usize::MAX).saturating_add(1);
-        let outcome = search_one(config, c, cancel, limit, false, &encode);
-        ahead.found(i, if let Outcome::Matched((n, _)) = &outcome { *n as u64 } else { 0 });
+        // A file's result is kept only when it fits what the merged files
+        // left of the budget (else the merge cuts it), so memory holds at
+        // most the budget per worker beyond the merged results.
+        let allowance = budget.saturating_sub(ahead.merged_bytes());
+        let outcome = search_one(config, c, cancel, limit, allowance, &encode);
+        ahead.found(i, if let Outcome::Matched(f) = &outcome { f.count as u64 } else { 0 });
         outcome
     };
-    let weigh = |f: &Found<F>| f.0;
+    let weigh = |f: &Found<F>| f.count;
     engine::run_over_in(
         &candidates,
         config.threads,
@@ -588,6 +691,8 @@ struct Ahead {
     /// The same two, to read without the lock (each on its own).
     frontier: AtomicUsize,
     merged_matches: AtomicU64,
+    /// What the merged files' results take as JSON.
+    merged_bytes: AtomicU64,
     /// Matches of every file searched so far, wherever it is.
     found_total: AtomicU64,
     /// Set when the merge stopped (the cap, an error).
@@ -601,6 +706,7 @@ impl Ahead {
             merged: Mutex::new((0, 0)),
             frontier: AtomicUsize::new(0),
             merged_matches: AtomicU64::new(0),
+            merged_bytes: AtomicU64::new(0),
             found_total: AtomicU64::new(0),
             ended: AtomicBool::new(false),
         }
@@ -649,10 +755,16 @@ impl Ahead {
             && self.before(i).1 > pace
     }
 
-    fn merge(&self, i: usize, total: u64) {
+    fn merge(&self, i: usize, total: u64, bytes: u64) {
         *self.merged.lock().unwrap_or_else(|e| e.into_inner()) = (i + 1, total);
         self.frontier.store(i + 1, Ordering::Relaxed);
         self.merged_matches.store(total, Ordering::Relaxed);
+        self.merged_bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// What the merged files' results take as JSON.
+    fn merged_bytes(&self) -> u64 {
+        self.merged_bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -675,13 +787,15 @@ impl SfqConfig {
             max_matches: self.max_matches,
             multiline: self.multiline,
             max_line_length: self.max_line_length,
+            max_result_bytes: self.max_result_bytes_given.then_some(self.max_result_bytes),
         }
     }
 }
 
 /// Runs the query: the typed payload.
 pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
-    let s = scan_files(config, cancel, |f| Ok(f.to_result()), None, false)?;
+    let s =
+        scan_files(config, cancel, config.max_result_bytes, |f| Ok(f.to_result()), None, false)?;
     let hint = config.hint_for(&s.aggregate);
     Ok(Payload {
         query: config.echo(),
@@ -703,7 +817,7 @@ const PAYLOAD_KEYS_WITH_HINT: [&str; 5] = ["query", "results", "skipped", "aggre
 pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Result<Encoded> {
     match format {
         Format::Json => {
-            let s = scan_files(config, cancel, |f| json(f), None, false)?;
+            let s = scan_files(config, cancel, config.max_result_bytes, |f| json(f), None, false)?;
             let mut out =
                 Vec::with_capacity(s.results.iter().map(|r| r.len() + 1).sum::<usize>() + 4096);
             out.extend_from_slice(b"{\"query\":");
@@ -735,12 +849,19 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
             asm.serialize(&config.echo()).map_err(|e| internal(&e))?;
             let results = asm.begin_array();
             let mut files = 0;
-            let mut splice = |file: crate::transport::Compact| -> Result<()> {
+            let mut splice = |_: &Candidate, file: crate::transport::Compact| -> Result<()> {
                 asm.splice(file);
                 files += 1;
                 Ok(())
             };
-            let s = scan_files(config, cancel, |f| Ok(f.to_compact()), Some(&mut splice), false)?;
+            let s = scan_files(
+                config,
+                cancel,
+                config.max_result_bytes,
+                |f| Ok(f.to_compact()),
+                Some(&mut splice),
+                false,
+            )?;
             asm.end_array(results, files);
             let hint = config.hint_for(&s.aggregate);
             asm.end_object(
@@ -757,13 +878,33 @@ pub fn run_encoded(config: &SfqConfig, cancel: &Cancel, format: Format) -> Resul
     }
 }
 
+/// A file's JSON results as a streamed scan's workers hand them to the
+/// merge: serialised, or, past [`STREAM_INLINE_BYTES`], only what the
+/// merge needs to search the file again and write its JSON straight to the
+/// output, match by match.
+enum Streamed {
+    /// The file's JSON.
+    Bytes(Vec<u8>),
+    /// Searched again when merged: for this many matches, cut or not.
+    Deferred { limit: usize, truncated: bool },
+}
+
+/// Largest file result a streamed scan's worker serialises ahead of the
+/// merge (larger ones are written by the merge as they are made).
+const STREAM_INLINE_BYTES: u64 = 1 << 20;
+
 /// Runs the query and writes the payload's JSON to `out` as the files are
-/// merged (the same bytes as [`run_encoded`]'s JSON), so memory holds one
-/// file's result at a time, not the whole payload; nothing is written
-/// before the first file is merged (an error in discovery leaves `out`
-/// empty). Returns the payload without its results, as JSON (`{"query",
-/// "skipped","aggregate"}`), for the caller's diagnostics. A write error is
-/// an error with the OS code (`EPIPE` when the reader went away).
+/// merged (the same bytes as [`run_encoded`]'s JSON), so memory holds about
+/// a file's result at a time, not the whole payload: a file whose result
+/// takes more than [`STREAM_INLINE_BYTES`] is searched again when merged
+/// and its JSON written match by match from its text (a match's context as
+/// it is made; a minified line matched 200,000 times is written as 36 GB
+/// with bounded memory). `maxResultBytes` does not apply: the output is as
+/// large as asked for. Nothing is written before the first file is merged
+/// (an error in discovery leaves `out` empty). Returns the payload without
+/// its results, as JSON (`{"query","skipped","aggregate"}`), for the
+/// caller's diagnostics. A write error is an error with the OS code
+/// (`EPIPE` when the reader went away).
 pub fn write_json(
     config: &SfqConfig,
     cancel: &Cancel,
@@ -777,7 +918,7 @@ pub fn write_json(
         )
     };
     let mut started = false;
-    let mut emit = |file: Vec<u8>| -> Result<()> {
+    let mut emit = |cand: &Candidate, file: Streamed| -> Result<()> {
         if started {
             out.write_all(b",").map_err(written)?;
         } else {
@@ -786,9 +927,30 @@ pub fn write_json(
             out.write_all(b",\"results\":[").map_err(written)?;
             started = true;
         }
-        out.write_all(&file).map_err(written)
+        match file {
+            Streamed::Bytes(bytes) => out.write_all(&bytes).map_err(written),
+            Streamed::Deferred { limit, truncated } => {
+                let out = &mut *out;
+                match with_view(config, cand, cancel, limit, truncated, |view| {
+                    serde_json::to_writer(out, &view)
+                }) {
+                    Outcome::Matched(r) => r.map_err(|e| written(e.into())),
+                    _ => Err(crate::error::Error::new(
+                        crate::error::ErrorCode::Internal,
+                        format!("{}: the file changed while it was searched", cand.rel),
+                    )),
+                }
+            }
+        }
     };
-    let s = scan_files(config, cancel, |f| json(f), Some(&mut emit), true)?;
+    let encode = |view: &FileView| {
+        if view.result_bytes() > STREAM_INLINE_BYTES {
+            Ok(Streamed::Deferred { limit: view.match_count(), truncated: view.truncated() })
+        } else {
+            json(view).map(Streamed::Bytes)
+        }
+    };
+    let s = scan_files(config, cancel, u64::MAX, encode, Some(&mut emit), true)?;
     if !started {
         out.write_all(b"{\"query\":").map_err(written)?;
         out.write_all(&echo).map_err(written)?;
@@ -864,6 +1026,87 @@ mod tests {
             let text = String::from_utf8(bytes).unwrap();
             assert!(text.contains(r#""totalMatches":74700"#), "threads {threads}");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file whose result passes STREAM_INLINE_BYTES is written by the
+    /// merge match by match (searched again there): the same bytes as the
+    /// payload serialised whole, with a file cut at `maxMatches` among them.
+    #[test]
+    fn large_files_are_streamed_with_the_bytes_of_the_whole_payload() {
+        let dir = std::env::temp_dir().join(format!("sfq-deferred-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // 3,000 matches on a 2 KB line: about 6 MB of JSON per file.
+        let line = "ab ".repeat(700);
+        for i in 0..4 {
+            std::fs::write(dir.join(format!("f{i}.txt")), format!("x\n{line}\ny\n")).unwrap();
+        }
+        std::fs::write(dir.join("small.txt"), "ab\n").unwrap();
+        let root = std::fs::canonicalize(&dir).unwrap();
+        for (max, threads) in [(100_000, 1), (100_000, 3), (2_000, 2)] {
+            let c = config(
+                &root,
+                &format!(r#","maxMatches":{max},"threads":{threads},"maxResultBytes":1073741824"#),
+            );
+            let cancel = Cancel::default();
+            let whole = serde_json::to_vec(&run(&c, &cancel).unwrap()).unwrap();
+            let mut streamed = Vec::new();
+            write_json(&c, &cancel, &mut streamed).unwrap();
+            assert!(streamed == whole, "{max} threads {threads}");
+            assert!(whole.len() > 4 * STREAM_INLINE_BYTES as usize);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `maxResultBytes` stops the scan where the next match would pass it:
+    /// the results' JSON stays under it, the cut file is marked, the
+    /// aggregate says what stopped it, the same place whatever the thread
+    /// count; without the option the payload has no new key.
+    #[test]
+    fn the_result_budget_cuts_the_same_prefix_whatever_the_thread_count() {
+        let dir = std::env::temp_dir().join(format!("sfq-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let line = "ab ".repeat(300);
+        for i in 0..30 {
+            let body = (0..=i % 5).map(|_| format!("{line}\n")).collect::<String>();
+            std::fs::write(dir.join(format!("f{i:02}.txt")), body).unwrap();
+        }
+        let root = std::fs::canonicalize(&dir).unwrap();
+        let mut first: Option<Vec<u8>> = None;
+        for threads in [1, 2, 3, 5] {
+            let c = config(
+                &root,
+                &format!(r#","maxMatches":1000000,"maxResultBytes":200000,"threads":{threads}"#),
+            );
+            let payload = run(&c, &Cancel::default()).unwrap();
+            assert!(payload.aggregate.truncated);
+            assert_eq!(payload.aggregate.truncated_by, Some("maxResultBytes"));
+            assert!(payload.results.last().unwrap().truncated);
+            let results = serde_json::to_vec(&payload.results).unwrap();
+            assert!(results.len() <= 200_000, "{}", results.len());
+            assert!(results.len() > 150_000, "{}", results.len());
+            let bytes = serde_json::to_vec(&payload).unwrap();
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            assert!(text.contains(r#""maxResultBytes":200000"#));
+            assert!(text.contains(r#""truncatedBy":"maxResultBytes""#));
+            // Both encodings agree.
+            let Encoded::Json(json_bytes) = run_encoded(&c, &Cancel::default(), Format::Json)
+                .unwrap() else { panic!("json") };
+            assert!(json_bytes == bytes, "threads {threads}");
+            match &first {
+                None => first = Some(bytes),
+                Some(f) => assert!(*f == bytes, "threads {threads}"),
+            }
+        }
+        // A budget too small for the first match: nothing returned, said so.
+        let c = config(&root, r#","maxMatches":1000000,"maxResultBytes":1024,"contextLines":3"#);
+        let payload = run(&c, &Cancel::default()).unwrap();
+        assert!(payload.results.is_empty());
+        assert_eq!(payload.aggregate.truncated_by, Some("maxResultBytes"));
+        // The default budget is far away: the seed's keys only.
+        let c = config(&root, r#","maxMatches":10"#);
+        let text = serde_json::to_string(&run(&c, &Cancel::default()).unwrap()).unwrap();
+        assert!(!text.contains("maxResultBytes") && !text.contains("truncatedBy"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
