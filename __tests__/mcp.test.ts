@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_USAGE } from '../lib/cli/mcp.mjs';
+import { searchResultBytes } from '../lib/mcp/budget.mjs';
 import { gitInit, makeTree } from './helpers/tree';
 
 const require = createRequire(import.meta.url);
@@ -558,7 +559,8 @@ describe('smart_file_query', () => {
     expect(await ok(main, 'smart_file_query', args)).toMatchObject({ aggregate: { totalMatches: 0 } });
     const wide = { regex: '^7 w', glob: 'wide.txt', contextLines: 1, maxLineLength: 40 };
     const answer = await ok(main, 'smart_file_query', wide);
-    expect(answer).toEqual(api.smartFileQuerySync({ ...wide, cwd: repo }));
+    // The server's searches run with a result budget of their own (searchResultBytes), echoed.
+    expect(answer).toEqual(api.smartFileQuerySync({ ...wide, cwd: repo, maxResultBytes: searchResultBytes(20000) }));
     expect(answer.query.maxLineLength).toBe(40);
     const { context } = answer.results[0].matches[0];
     for (const line of [context.line, ...context.before, ...context.after]) expect(line.length).toBeLessThan(45);
@@ -721,7 +723,12 @@ describe('the result budget', () => {
   it('in the foreground too, for every kind of answer', async () => {
     // --max-result-chars 5000
     const grepContent = await call(other, 'grep_content', { pattern: 'needle', path: 'gen', max_results: 5000 });
-    expect(checkShrunk(grepContent, 5000).shrunk.by_directory).toMatchObject({ 'gen/d9': 200 });
+    // Its search stopped keeping lines at the server's result budget (64 × 5000 characters):
+    // the counts are exact, the lines per directory those kept.
+    const shrunkContent = checkShrunk(grepContent, 5000);
+    expect(shrunkContent).toMatchObject({ total_matches: 2000, truncated_by: 'maxResultBytes' });
+    expect(shrunkContent.shrunk.by_directory).toMatchObject({ 'gen/d0': 200 });
+    expect(shrunkContent.shrunk.of).toBeLessThan(2000);
     expect(grepContent.structuredContent).toEqual(JSON.parse(text(grepContent)));
     const search = checkShrunk(await call(other, 'search_code', { query: 'needle', path: 'gen', max_results: 1000 }), 5000);
     expect(search.matchCount).toBe(2000);
@@ -737,6 +744,7 @@ describe('the result budget', () => {
     expect(found.files.length).toBe(found.shrunk.shown);
     const sfq = checkShrunk(await call(other, 'smart_file_query', { regex: 'needle', glob: 'gen/**', includeAllContent: true }), 5000);
     expect(sfq.aggregate.totalMatches).toBe(500);
+    expect(sfq.query.maxResultBytes).toBe(searchResultBytes(5000));
     expect(sfq.results[0].content).toBeUndefined();
   });
 

@@ -9,6 +9,17 @@ export const DEFAULT_MAX_RESULT_CHARS = 20000;
 /** The smallest budget accepted: room for the counts and the sentence. */
 export const MIN_MAX_RESULT_CHARS = 2000;
 
+/**
+ * The `maxResultBytes` the server's searches run with, for answers of
+ * `budget` characters: 64 times the answer (at least 256 KiB), room for
+ * the counts per directory and file of the hits a shrunk answer reports,
+ * while a search whose answer cannot fit stops there instead of building a
+ * huge answer (one minified line matched 200,000 times) and shrinking it.
+ */
+export function searchResultBytes(budget) {
+  return Math.max(64 * budget, 256 * 1024);
+}
+
 /** The length of `value` as the JSON text the client receives. */
 export function jsonSize(value) {
   return JSON.stringify(value).length;

@@ -11,7 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { packageVersion } from '../cli/common.mjs';
 import { ArgumentError, checkArguments } from './arguments.mjs';
-import { DEFAULT_MAX_RESULT_CHARS, clampString, clampStrings, fitAny, jsonSize } from './budget.mjs';
+import { DEFAULT_MAX_RESULT_CHARS, clampString, clampStrings, fitAny, jsonSize, searchResultBytes } from './budget.mjs';
 import { timeoutSeconds as waitSeconds } from './config.mjs';
 import { KEEP_MS, MAX_RUNNING, TaskError, TaskRegistry } from './tasks.mjs';
 import { TOOLS } from './tools.mjs';
@@ -132,7 +132,7 @@ export function createMcpServer(options) {
   const budget = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const warn = options.warn ?? (() => {});
   const api = options.api ?? require('../../index.js');
-  const ctx = { api, root, viewer: api.createWindowViewer(100, { cwd: root }) };
+  const ctx = { api, root, viewer: api.createWindowViewer(100, { cwd: root }), maxResultBytes: searchResultBytes(budget) };
   const tasks = new TaskRegistry();
   const specs = new Map(TOOLS.map((t) => [t.name, t]));
   const warned = new Set();

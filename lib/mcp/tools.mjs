@@ -7,7 +7,7 @@
 //     background?: true,                // waits up to timeout_seconds, then a task
 //     argumentNames?: { apiOption: 'argument' },  // to speak of arguments in API errors
 //     pathArgument?, patternArgument?,  // which argument a path / pattern error is about
-//     run(args, ctx, signal, onProgress?) → value,   // ctx: { api, root, viewer }; onProgress for background tools
+//     run(args, ctx, signal, onProgress?) → value,   // ctx: { api, root, viewer, maxResultBytes }; onProgress for background tools
 //     fit(value, args, budget) → value, // under the character budget (lib/mcp/budget.mjs)
 //     text?(value, args, budget) → string,  // a text answer instead of JSON
 //   }
@@ -212,7 +212,7 @@ const smartFileQuery = {
     [/flag/i, 'flags'],
     [/encoding/i, 'encoding'],
   ],
-  run: (args, { api, root }, signal) => api.smartFileQuery({ ...args, cwd: root }, signal),
+  run: (args, { api, root, maxResultBytes }, signal) => api.smartFileQuery({ maxResultBytes, ...args, cwd: root }, signal),
   fit(value, args, budget) {
     if (jsonSize(value) <= budget) return value;
     const flat = [];
@@ -318,7 +318,7 @@ const searchCode = {
   },
   pathArgument: 'path',
   patternArgument: 'query',
-  run: (args, { api, root }, signal, onProgress) =>
+  run: (args, { api, root, maxResultBytes }, signal, onProgress) =>
     api.searchCode(
       args.query,
       defined({
@@ -330,6 +330,7 @@ const searchCode = {
         includeExtensions: args.include_extensions,
         excludePatterns: args.exclude_patterns,
         withSymbols: args.with_symbols,
+        maxResultBytes,
         cwd: root,
         signal,
         onProgress,
@@ -517,8 +518,8 @@ const grep = {
   argumentNames: { pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines' },
   pathArgument: 'path',
   patternArgument: 'pattern',
-  run: async (args, { api, root }, signal) => {
-    const { list, more } = await firstN(args.maxResults, 50, (maxResults) => api.grep(defined({ ...args, maxResults, cwd: root, signal })));
+  run: async (args, { api, root, maxResultBytes }, signal) => {
+    const { list, more } = await firstN(args.maxResults, 50, (maxResults) => api.grep(defined({ ...args, maxResults, maxResultBytes, cwd: root, signal })));
     return { matches: list, truncated: more };
   },
   fit: (value, args, budget) =>
@@ -736,7 +737,7 @@ const grepContent = {
   },
   pathArgument: 'path',
   patternArgument: 'pattern',
-  run: async (args, { api, root }, signal, onProgress) =>
+  run: async (args, { api, root, maxResultBytes }, signal, onProgress) =>
     snakeKeys(
       await api.grepContent(
         defined({
@@ -748,6 +749,7 @@ const grepContent = {
           maxResults: args.max_results,
           offset: args.offset,
           withSymbols: args.with_symbols,
+          maxResultBytes,
           cwd: root,
           signal,
           onProgress,
