@@ -3,9 +3,8 @@
 //! list order, and the consumer can stop the scan. The consumer therefore
 //! sees exactly what a sequential scan would, whatever the thread count.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::cancel::Cancel;
@@ -23,26 +22,6 @@ pub enum Flow {
 /// The number of threads to use when the caller does not say.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// A rayon pool with `threads` threads, built once per size.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut pools = pools.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
-        return Ok(p.clone());
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("sfq-worker-{i}"))
-        .build()
-        .map_err(|e| {
-            Error::new(ErrorCode::Internal, format!("cannot start worker threads: {e}"))
-        })?;
-    let p = Arc::new(p);
-    pools.insert(threads, p.clone());
-    Ok(p)
 }
 
 /// Items a worker claims at once in [`ordered`]: the consumer gets them
@@ -134,7 +113,6 @@ where
     // `Batching`); else it only consumes.
     let searches = batching.caller_works && batching.flush_weight == usize::MAX;
     let workers = if searches { threads - 1 } else { threads };
-    let pool = pool(workers)?;
     // Items are claimed in chunks (one message per chunk keeps the consumer
     // from handling every small file on its own) and at most `window` chunks
     // ahead of the consumer.
@@ -150,58 +128,77 @@ where
     // from one worker, so they arrive in order.
     let (tx, rx) = mpsc::channel::<(usize, Vec<T>, bool)>();
     let mut outcome = Ok(());
-    pool.in_place_scope(|scope| {
-        for _ in 0..workers {
+    // Each call has threads of its own (not a shared pool): a search that
+    // runs for minutes never holds up another call's workers, whose scope
+    // would otherwise wait for them to be scheduled (one MCP tool call must
+    // not block the others).
+    std::thread::scope(|scope| {
+        for i in 0..workers {
             let tx = tx.clone();
             let (next, consumed, stop, work, weigh, range) =
                 (&next, &consumed, &stop, &work, &weigh, &range);
-            scope.spawn(move |_| {
-                // A panicking worker never sends its chunk: stop the others,
-                // which could otherwise wait for the window forever (the
-                // panic reaches the caller when the scope ends).
-                let _guard = StopOnPanic(stop);
-                // Files are opened relative to the worker's last directory.
-                let _dirs = crate::dirfd::Scope::enter();
-                loop {
-                    if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
-                        return;
-                    }
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= chunks {
-                        return;
-                    }
-                    // Stay within the window (the consumer is behind).
-                    while c >= consumed.load(Ordering::Acquire) + window {
+            let spawned = std::thread::Builder::new().name(format!("sfq-worker-{i}")).spawn_scoped(
+                scope,
+                move || {
+                    // A panicking worker never sends its chunk: stop the others,
+                    // which could otherwise wait for the window forever (the
+                    // panic reaches the caller when the scope ends).
+                    let _guard = StopOnPanic(stop);
+                    // Files are opened relative to the worker's last directory.
+                    let _dirs = crate::dirfd::Scope::enter();
+                    loop {
                         if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
                             return;
                         }
-                        std::thread::sleep(Duration::from_micros(200));
-                    }
-                    let range = range(c);
-                    let last = range.end;
-                    let mut out = Vec::with_capacity(range.len());
-                    let mut weight = 0usize;
-                    for k in range {
-                        if stop.load(Ordering::Relaxed) {
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        if c >= chunks {
                             return;
                         }
-                        let r = work(&items[k]);
-                        weight = weight.saturating_add(weigh(&r));
-                        out.push(r);
-                        if weight >= batching.flush_weight && k + 1 < last {
-                            if tx.send((c, std::mem::take(&mut out), false)).is_err() {
+                        // Stay within the window (the consumer is behind).
+                        while c >= consumed.load(Ordering::Acquire) + window {
+                            if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
                                 return;
                             }
-                            weight = 0;
+                            std::thread::sleep(Duration::from_micros(200));
+                        }
+                        let range = range(c);
+                        let last = range.end;
+                        let mut out = Vec::with_capacity(range.len());
+                        let mut weight = 0usize;
+                        for k in range {
+                            if stop.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            let r = work(&items[k]);
+                            weight = weight.saturating_add(weigh(&r));
+                            out.push(r);
+                            if weight >= batching.flush_weight && k + 1 < last {
+                                if tx.send((c, std::mem::take(&mut out), false)).is_err() {
+                                    return;
+                                }
+                                weight = 0;
+                            }
+                        }
+                        if tx.send((c, out, true)).is_err() {
+                            return;
                         }
                     }
-                    if tx.send((c, out, true)).is_err() {
-                        return;
-                    }
-                }
-            });
+                },
+            );
+            if let Err(e) = spawned {
+                // Without every worker the scan would end early: stop it.
+                stop.store(true, Ordering::Relaxed);
+                outcome = Err(Error::new(
+                    ErrorCode::Internal,
+                    format!("cannot start worker threads: {e}"),
+                ));
+                break;
+            }
         }
         drop(tx);
+        if outcome.is_err() {
+            return;
+        }
         // A panicking consumer must release the workers too.
         let _guard = StopOnPanic(&stop);
         // Files are opened relative to the last directory only where the
