@@ -304,6 +304,13 @@ export interface FindFilesOptions {
   path?: string;
   /** At most this many entries, the first in path order (1–10000000). Default 100. */
   maxResults?: number;
+  /**
+   * Give each file its `size` (default `true`). `false` lists the same entries, in the same order,
+   * without `size` and without an `lstat` per file: the kinds come from the directory reads (an
+   * `lstat` only where the file system does not record an entry's type), which makes a large
+   * listing (`pattern: '**\/*'`, a high `maxResults`) markedly cheaper.
+   */
+  sizes?: boolean;
   /** Root directory. Default `process.cwd()`. */
   cwd?: string;
   /** Reject with `ETIMEOUT` after this many milliseconds. */
@@ -317,16 +324,26 @@ export interface FoundFile {
   /** Root-relative POSIX path. */
   path: string;
   type: 'file' | 'dir';
-  /** Size in bytes (files only). */
+  /** Size in bytes (files only; never with `sizes: false`). */
   size?: number;
+}
+
+/** An entry {@link findFiles} found with `sizes: false`: its path and type only. */
+export interface FoundPath {
+  /** Root-relative POSIX path. */
+  path: string;
+  type: 'file' | 'dir';
+  size?: undefined;
 }
 
 /**
  * Files and directories whose path matches a glob, `.gitignore` respected and
  * `node_modules`, `.git`, `dist`, `build`, `.next` always skipped; in path order.
  */
+export declare function findFiles(options: FindFilesOptions & { sizes: false }, signal?: AbortSignal): Promise<FoundPath[]>;
 export declare function findFiles(options: FindFilesOptions, signal?: AbortSignal): Promise<FoundFile[]>;
 /** {@link findFiles} on the calling thread. */
+export declare function findFilesSync(options: FindFilesOptions & { sizes: false }): FoundPath[];
 export declare function findFilesSync(options: FindFilesOptions): FoundFile[];
 
 /** Files a search skipped, by reason. */
@@ -608,6 +625,12 @@ export interface GlobFilesOptions extends Seed004ExcludeOptions {
   offset?: number;
   /** Include paths with a segment starting with `.` (default: false). */
   includeHidden?: boolean;
+  /**
+   * Give each file its `size` and `modified` (default `true`). `false` gives the same files,
+   * totals and page with `path` and `absolutePath` only ({@link GlobFilePath}), without an `lstat`
+   * per file: a large listing is markedly cheaper.
+   */
+  sizes?: boolean;
   cwd?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -627,9 +650,18 @@ export interface GlobFile {
   modified: string;
 }
 
-/** The result of {@link globFiles}. */
-export interface GlobFilesResult {
-  files: GlobFile[];
+/** One file of {@link globFiles} with `sizes: false`: no `size`, no `modified`. */
+export interface GlobFilePath {
+  /** Path relative to `root`. */
+  path: string;
+  absolutePath: string;
+  size?: undefined;
+  modified?: undefined;
+}
+
+/** The result of {@link globFiles} (`F` is {@link GlobFilePath} with `sizes: false`). */
+export interface GlobFilesResult<F extends GlobFile | GlobFilePath = GlobFile> {
+  files: F[];
   /** Files matched in all. */
   total: number;
   returned: number;
@@ -644,9 +676,13 @@ export interface GlobFilesResult {
 }
 
 /** Files by glob (seed 004), in path order, seed 004's exclusions, `.gitignore`, hidden paths off. */
-export declare function globFiles(options: GlobFilesOptions): Promise<GlobFilesResult>;
+export declare function globFiles(options: GlobFilesOptions & { sizes: false }): Promise<GlobFilesResult<GlobFilePath>>;
+export declare function globFiles(options: GlobFilesOptions & { sizes?: true }): Promise<GlobFilesResult>;
+export declare function globFiles(options: GlobFilesOptions): Promise<GlobFilesResult<GlobFile | GlobFilePath>>;
 /** {@link globFiles} on the calling thread. */
-export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal' | 'onProgress'>): GlobFilesResult;
+export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal' | 'onProgress'> & { sizes: false }): GlobFilesResult<GlobFilePath>;
+export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal' | 'onProgress'> & { sizes?: true }): GlobFilesResult;
+export declare function globFilesSync(options: Omit<GlobFilesOptions, 'signal' | 'onProgress'>): GlobFilesResult<GlobFile | GlobFilePath>;
 
 // ---------------------------------------------------------------------------
 // The bounded exploration protocol (seed 001): survey → scout → sample → show.

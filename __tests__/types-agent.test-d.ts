@@ -4,6 +4,7 @@
 import {
   globFiles,
   globFilesSync,
+  type GlobFilePath,
   type GlobFilesResult,
   grep,
   grepContent,
@@ -61,6 +62,14 @@ async function agentUsage(): Promise<void> {
   const files: GlobFilesResult = await globFiles({ pattern: '**/*.py', includeHidden: true, root: 'src', offset: 10 });
   const modified: string | undefined = files.files[0]?.modified;
   const total: number = globFilesSync({ pattern: '*' }).total;
+  // sizes: false: path and absolutePath only; sizes unknown: either shape.
+  const bare: GlobFilesResult<GlobFilePath> = await globFiles({ pattern: '**/*', sizes: false });
+  const bareSync: string | undefined = globFilesSync({ pattern: '*', sizes: false }).files[0]?.absolutePath;
+  const sized: number | undefined = globFilesSync({ pattern: '*', sizes: true }).files[0]?.size;
+  const either: number | undefined = (await globFiles({ pattern: '*', sizes: Math.random() > 0.5 })).files[0]?.size;
+  // @ts-expect-error no size without sizes
+  const noSize: number = bare.files[0].size;
+  void [bare, bareSync, sized, either, noSize];
 
   const code: SmartFileQueryErrorCode = 'EINVALIDCONFIG';
   void [line, cut, n, complete, start, block, col, glob, modified, total, code];

@@ -5,6 +5,7 @@ import {
   findFiles,
   findFilesSync,
   type FoundFile,
+  type FoundPath,
   smartFileQuery,
   smartFileQuerySync,
   type SmartFileQueryError,
@@ -56,7 +57,13 @@ async function usage(): Promise<void> {
   }
   const found: FoundFile[] = await findFiles({ pattern: '*.ts', path: 'src', maxResults: 10 }, ac.signal);
   const kinds: Array<'file' | 'dir'> = findFilesSync({ pattern: '**/*.md' }).map((f) => f.type);
-  void [found, kinds];
+  // sizes: false: paths and types only.
+  const bare: FoundPath[] = await findFiles({ pattern: '**/*', sizes: false, maxResults: 100000 });
+  const bareSync: undefined = findFilesSync({ pattern: '**/*', sizes: false })[0]?.size;
+  const sized: number | undefined = findFilesSync({ pattern: '*', sizes: true })[0]?.size;
+  // @ts-expect-error sizes is a boolean
+  findFilesSync({ pattern: '*', sizes: 'no' });
+  void [found, kinds, bare, bareSync, sized];
   // @ts-expect-error regex is required
   smartFileQuerySync({ flags: 'i' });
   // @ts-expect-error contextLines is a number

@@ -15,7 +15,8 @@ use crate::paths::{resolve_inside, resolve_root};
 use crate::transport::{Compact, Writer};
 
 /// Options of `findFiles`.
-pub const OPTION_NAMES: &[&str] = &["pattern", "path", "maxResults", "cwd", "timeoutMs", "threads"];
+pub const OPTION_NAMES: &[&str] =
+    &["pattern", "path", "maxResults", "sizes", "cwd", "timeoutMs", "threads"];
 /// Directories seed 002 always skips (its fallback list), at any depth.
 pub const ALWAYS_IGNORED: &[&str] = crate::agent::SEED002_EXCLUDES;
 /// Default `maxResults`.
@@ -29,7 +30,7 @@ pub struct Found {
     /// `file` or `dir`.
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// Size in bytes (files only).
+    /// Size in bytes (files only; none with `sizes: false`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
 }
@@ -74,12 +75,34 @@ impl PathFilter for PatternFilter {
     }
 }
 
-/// Runs `findFiles`: the first `maxResults` matches in path order.
+/// The walk of a listing of at most `max` entries: with `sizes`, every file
+/// is `lstat`ed during the walk when more than
+/// [`discovery::STAT_DURING_WALK_ABOVE`] are asked for, else only the
+/// returned ones after it (by their absolute paths); without, none is.
+fn walk_profile(globs: &GlobSet, sizes: bool, max: usize, threads: usize) -> DiscoveryProfile {
+    DiscoveryProfile {
+        prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
+        filter: Some(Arc::new(PatternFilter { globs: globs.clone() })),
+        dirs: true,
+        hidden: true,
+        ignore_files: true,
+        metadata: sizes && max > discovery::STAT_DURING_WALK_ABOVE,
+        // Only the files stated after the walk are opened by their path.
+        abs_paths: sizes && max <= discovery::STAT_DURING_WALK_ABOVE,
+        threads,
+    }
+}
+
+/// Runs `findFiles`: the first `maxResults` matches in path order. With
+/// `sizes: false` no file is `lstat`ed for its size: the walk's directory
+/// reads give each entry's kind (`d_type`; an `lstat` only where the file
+/// system does not record it), and the entries are the same, without `size`.
 pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     let pattern = raw
         .string("pattern")?
         .ok_or_else(|| Error::invalid_option("findFiles: option 'pattern' is required (a glob such as \"*.ts\" or \"src/**/*.test.js\")"))?;
     let max = raw.int("maxResults", 1, 10_000_000)?.unwrap_or(DEFAULT_MAX_RESULTS) as usize;
+    let sizes = raw.bool("sizes")?.unwrap_or(true);
     let threads = raw.threads()?;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     // `path` scopes the walk to a directory inside the root.
@@ -100,17 +123,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     // A pattern without `/` matches the name at any depth (seed 002's "*.ts").
     let basename = !pattern.contains('/');
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
-    let profile = DiscoveryProfile {
-        prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
-        filter: Some(Arc::new(PatternFilter { globs: globs.clone() })),
-        dirs: true,
-        hidden: true,
-        ignore_files: true,
-        metadata: max > discovery::STAT_DURING_WALK_ABOVE,
-        // Only the files stated after the walk are opened by their path.
-        abs_paths: max <= discovery::STAT_DURING_WALK_ABOVE,
-        threads,
-    };
+    let profile = walk_profile(&globs, sizes, max, threads);
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
     let mut found = Vec::new();
@@ -125,6 +138,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         }
         let path = if prefix.is_empty() { e.path } else { format!("{prefix}{}", e.path) };
         let (kind, size) = match e.kind {
+            EntryKind::File if !sizes => ("file", None),
             EntryKind::File if profile.metadata => ("file", e.size),
             EntryKind::File => {
                 ("file", std::fs::symlink_metadata(&e.abs_path).ok().map(|m| m.len()))
@@ -140,9 +154,193 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::transport::{to_compact as generic, to_json_value};
+    use std::path::{Path, PathBuf};
+
+    /// A directory removed on drop.
+    pub(crate) struct Tree(pub PathBuf);
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A seeded tree of `files` files over nested directories: ignore
+    /// rules, hidden names, always-ignored directories, empty directories,
+    /// symlinks (never listed) and non-ASCII names. With `git`, a repository
+    /// with tracked files (one deleted on disk, one git-ignored) and
+    /// untracked ones; `None` when git is not available.
+    pub(crate) fn make_tree(name: &str, files: usize, git: bool) -> Option<Tree> {
+        let dir = std::env::temp_dir().join(format!("sfq-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let tree = Tree(dir.clone());
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let write = |rel: &str, text: &[u8]| {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let dirs = [
+            "src",
+            "src/a",
+            "src/a/b",
+            "lib",
+            "lib/é ü",
+            ".hidden",
+            "docs/x/y/z",
+            "node_modules/p",
+            "pkg/dist",
+        ];
+        let exts = ["ts", "rs", "md", "log", "txt"];
+        for i in 0..files {
+            let d = dirs[next(dirs.len() as u64) as usize];
+            let ext = exts[next(exts.len() as u64) as usize];
+            let rel = format!("{d}/f{i}.{ext}");
+            write(&rel, &vec![b'x'; next(300) as usize]);
+        }
+        write(".gitignore", b"*.log\nignored/\n");
+        write("src/.gitignore", b"b/*.txt\n");
+        write("ignored/kept-out.ts", b"x");
+        write("README", b"readme");
+        std::fs::create_dir_all(dir.join("empty/inner")).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("src", dir.join("link-dir")).unwrap();
+            std::os::unix::fs::symlink("README", dir.join("link-file.ts")).unwrap();
+        }
+        if git {
+            let run = |args: &[&str]| {
+                std::process::Command::new("git")
+                    .args([
+                        "-c",
+                        "user.name=t",
+                        "-c",
+                        "user.email=t@e",
+                        "-c",
+                        "init.defaultBranch=main",
+                    ])
+                    .args(args)
+                    .current_dir(&dir)
+                    .env("GIT_CONFIG_NOSYSTEM", "1")
+                    .output()
+                    .ok()
+                    .filter(|o| o.status.success())
+            };
+            run(&["init", "-q"])?;
+            write("tracked-then-ignored.log", b"tracked");
+            write("deleted.ts", b"gone");
+            run(&["add", "-A"])?;
+            run(&["add", "-f", "tracked-then-ignored.log"])?;
+            run(&["commit", "-q", "-m", "t"])?;
+            std::fs::remove_file(dir.join("deleted.ts")).unwrap();
+            write("untracked.ts", b"new");
+        }
+        Some(tree)
+    }
+
+    fn find(root: &Path, extra: &str) -> Vec<Found> {
+        let json = format!("{{\"cwd\":{:?},{extra}}}", root.display().to_string());
+        let raw = RawOptions::parse("findFiles", &json, OPTION_NAMES).unwrap();
+        run(&raw, &Cancel::default()).unwrap()
+    }
+
+    /// `sizes: false` lists the same entries of the same kinds, in the same
+    /// order, without sizes, whether the sized listing stats during the walk
+    /// (more than 2,000 entries asked for) or after it, on any thread count.
+    #[test]
+    fn without_sizes_the_listing_is_the_sized_one_minus_the_sizes() {
+        let plain = make_tree("find-nosize", 2_000, false).unwrap();
+        let git = make_tree("find-nosize-git", 2_000, true);
+        if git.is_none() {
+            eprintln!("git not available: the repository case is skipped");
+        }
+        for tree in std::iter::once(&plain).chain(git.as_ref()) {
+            for pattern in ["**/*", "*.ts", "src/**", "**/f1*"] {
+                for max in [1, 2_000, 2_001, 10_000_000] {
+                    let sized = find(
+                        &tree.0,
+                        &format!("\"pattern\":{pattern:?},\"maxResults\":{max},\"threads\":1"),
+                    );
+                    assert!(!sized.is_empty(), "{pattern} {max}");
+                    for threads in [1, 2, 8] {
+                        let bare = find(
+                            &tree.0,
+                            &format!(
+                                "\"pattern\":{pattern:?},\"maxResults\":{max},\"threads\":{threads},\"sizes\":false"
+                            ),
+                        );
+                        let strip = |v: &[Found]| {
+                            v.iter().map(|f| (f.path.clone(), f.kind)).collect::<Vec<_>>()
+                        };
+                        assert_eq!(strip(&bare), strip(&sized), "{pattern} {max} {threads}");
+                        assert!(bare.iter().all(|f| f.size.is_none()), "{pattern} {max} {threads}");
+                        let again = find(
+                            &tree.0,
+                            &format!(
+                                "\"pattern\":{pattern:?},\"maxResults\":{max},\"threads\":{threads},\"sizes\":true"
+                            ),
+                        );
+                        assert_eq!(strip(&again), strip(&sized));
+                        let sizes = |v: &[Found]| v.iter().map(|f| f.size).collect::<Vec<_>>();
+                        assert_eq!(sizes(&again), sizes(&sized));
+                    }
+                    // Every file of the sized listing has its size; directories none.
+                    assert!(sized.iter().all(|f| (f.kind == "file") == f.size.is_some()));
+                }
+            }
+            let all = find(&tree.0, "\"pattern\":\"**/*\",\"maxResults\":10000000,\"sizes\":false");
+            let paths: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
+            assert!(
+                paths.contains(&"lib/é ü")
+                    && paths.contains(&"empty/inner")
+                    && paths.contains(&"README")
+            );
+            assert!(!paths.iter().any(|p| p.starts_with("link-")
+                || p.contains("node_modules")
+                || p.ends_with(".log") && !p.starts_with("tracked")));
+            assert!(!paths.iter().any(|p| p.starts_with("pkg/dist")
+                || p.starts_with("ignored/")
+                || *p == "deleted.ts"));
+            assert!(all.len() > 1_000, "{}", all.len());
+        }
+        if let Some(git) = &git {
+            let all = find(&git.0, "\"pattern\":\"*\",\"maxResults\":10000000,\"sizes\":false");
+            let paths: Vec<&str> = all.iter().map(|f| f.path.as_str()).collect();
+            assert!(paths.contains(&"tracked-then-ignored.log") && paths.contains(&"untracked.ts"));
+        }
+    }
+
+    /// The sized listing stats (during the walk or after it); the bare one
+    /// never asks the walk for metadata nor for absolute paths to stat by.
+    #[test]
+    fn sizes_false_asks_the_walk_for_no_metadata() {
+        let globs = glob_set("pattern", &["*".to_string()], true, true).unwrap();
+        for (sizes, max, metadata, abs_paths) in [
+            (true, 100, false, true),
+            (true, 2_000, false, true),
+            (true, 2_001, true, false),
+            (false, 100, false, false),
+            (false, 10_000_000, false, false),
+        ] {
+            let p = walk_profile(&globs, sizes, max, 1);
+            assert_eq!((p.metadata, p.abs_paths), (metadata, abs_paths), "{sizes} {max}");
+        }
+        let tree = make_tree("find-profile", 10, false).unwrap();
+        let json =
+            format!("{{\"cwd\":{:?},\"pattern\":\"*\",\"sizes\":1}}", tree.0.display().to_string());
+        let raw = RawOptions::parse("findFiles", &json, OPTION_NAMES).unwrap();
+        let e = run(&raw, &Cancel::default()).unwrap_err();
+        assert!(e.to_string().contains("sizes"), "{e}");
+    }
 
     /// The direct encoding decodes to what the generic serialiser gives.
     #[test]

@@ -41,6 +41,11 @@ pub const GLOB_FILES_OPTIONS: &[OptSpec] = &[
     ),
     opt("excludeMode", Kind::Str, "'extend' (default) or 'replace' the default exclusions"),
     opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
+    opt(
+        "sizes",
+        Kind::Bool,
+        "give each file's size and modified (default: true); false lists paths without an lstat per file",
+    ),
     opt("cwd", Kind::Str, "workspace root, where the config file is read (default: process.cwd())"),
     opt(
         "timeoutMs",
@@ -83,10 +88,13 @@ pub struct GlobFile {
     pub path: String,
     /// Absolute path.
     pub absolute_path: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// Last modification, ISO-8601 UTC (`2025-01-15T10:30:00.000Z`).
-    pub modified: String,
+    /// Size in bytes (none with `sizes: false`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// Last modification, ISO-8601 UTC (`2025-01-15T10:30:00.000Z`); empty
+    /// when it could not be read, none with `sizes: false`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
 }
 
 /// Runs `globFiles`.
@@ -114,14 +122,17 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
     let hidden = raw.bool("includeHidden")?.unwrap_or(false);
     let offset = raw.int_or("offset", t, 0)? as usize;
     let max = raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize;
+    // Without sizes no file is `lstat`ed (the walk's directory reads say
+    // what is a regular file) and the page's absolute paths are joined here.
+    let sizes = raw.bool("sizes")?.unwrap_or(true);
     let profile = DiscoveryProfile {
         prune_names: excludes.prune_names(),
         filter: Some(excludes.filter(Some(include.clone()), "excludePatterns")?),
         dirs: false,
         hidden,
         ignore_files: true,
-        metadata: offset.saturating_add(max) > discovery::STAT_DURING_WALK_ABOVE,
-        abs_paths: true,
+        metadata: sizes && offset.saturating_add(max) > discovery::STAT_DURING_WALK_ABOVE,
+        abs_paths: sizes,
         threads: raw.threads()?,
     };
     let started = std::time::Instant::now();
@@ -139,6 +150,18 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         .skip(offset)
         .take(max)
         .map(|e| {
+            if !sizes {
+                // The walk fills every absolute path in when a name is not
+                // UTF-8 (its real bytes are nowhere else); else it is this.
+                let absolute_path =
+                    if e.abs_path.as_os_str().is_empty() { base.join(&e.path) } else { e.abs_path };
+                return GlobFile {
+                    absolute_path: absolute_path.display().to_string(),
+                    path: e.path,
+                    size: None,
+                    modified: None,
+                };
+            }
             let (size, modified) = match (e.size, e.modified) {
                 (Some(size), Some(modified)) => (size, Some(modified)),
                 _ => match std::fs::symlink_metadata(&e.abs_path) {
@@ -149,8 +172,8 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
             GlobFile {
                 absolute_path: e.abs_path.display().to_string(),
                 path: e.path,
-                size,
-                modified: modified.map(iso8601).unwrap_or_default(),
+                size: Some(size),
+                modified: Some(modified.map(iso8601).unwrap_or_default()),
             }
         })
         .collect();
@@ -260,7 +283,79 @@ pub fn iso8601(t: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find_files::tests::make_tree;
     use std::time::Duration;
+
+    fn glob(root: &std::path::Path, extra: &str) -> GlobResult {
+        let json = format!("{{\"cwd\":{:?},{extra}}}", root.display().to_string());
+        let raw = RawOptions::parse_table("globFiles", &json, GLOB_FILES_OPTIONS).unwrap();
+        glob_files(&raw, &Cancel::default()).unwrap()
+    }
+
+    /// `sizes: false` gives the same page, totals and absolute paths, with
+    /// neither `size` nor `modified`; the sized answer has both, as before.
+    #[test]
+    fn without_sizes_the_page_is_the_sized_one_minus_size_and_time() {
+        let plain = make_tree("glob-nosize", 2_000, false).unwrap();
+        let git = make_tree("glob-nosize-git", 2_000, true);
+        for tree in std::iter::once(&plain).chain(git.as_ref()) {
+            for (pattern, hidden) in
+                [("**/*", false), ("**/*", true), ("src/**/*.ts", false), ("*", true)]
+            {
+                for (offset, max) in
+                    [(0, 1), (0, 500), (10, 1_990), (0, 2_001), (1_000, 10_000_000)]
+                {
+                    let args = format!(
+                        "\"pattern\":{pattern:?},\"includeHidden\":{hidden},\"offset\":{offset},\"maxResults\":{max}"
+                    );
+                    let sized = glob(&tree.0, &format!("{args},\"threads\":1"));
+                    assert!(sized.files.iter().all(|f| f.size.is_some() && f.modified.is_some()));
+                    // Keys in the seed's order (serde_json's Value would sort them).
+                    if let Some(first) = sized.files.first() {
+                        let text = serde_json::to_string(first).unwrap();
+                        let at = |k: &str| text.find(&format!("\"{k}\":")).unwrap();
+                        assert!(at("path") < at("absolutePath") && at("absolutePath") < at("size"));
+                        assert!(at("size") < at("modified"), "{text}");
+                    }
+                    for threads in [1, 3] {
+                        let bare =
+                            glob(&tree.0, &format!("{args},\"threads\":{threads},\"sizes\":false"));
+                        assert_eq!(
+                            (bare.total, bare.returned, bare.truncated),
+                            (sized.total, sized.returned, sized.truncated)
+                        );
+                        let strip = |r: &GlobResult| {
+                            r.files
+                                .iter()
+                                .map(|f| (f.path.clone(), f.absolute_path.clone()))
+                                .collect::<Vec<_>>()
+                        };
+                        assert_eq!(
+                            strip(&bare),
+                            strip(&sized),
+                            "{pattern} {offset} {max} {threads}"
+                        );
+                        assert!(
+                            bare.files.iter().all(|f| f.size.is_none() && f.modified.is_none())
+                        );
+                        for f in &bare.files {
+                            let text = serde_json::to_string(f).unwrap();
+                            assert!(
+                                !text.contains("\"size\"") && !text.contains("\"modified\""),
+                                "{text}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // The hint when nothing matched is the same.
+        let a = glob(&plain.0, "\"pattern\":\"**/p/*.ts\"");
+        let b = glob(&plain.0, "\"pattern\":\"**/p/*.ts\",\"sizes\":false");
+        assert_eq!(a.total, 0);
+        assert!(a.hint.is_some());
+        assert_eq!(a.hint, b.hint);
+    }
 
     #[test]
     fn times_are_written_as_to_iso_string() {
