@@ -315,6 +315,17 @@ describe('glob_files', () => {
     expect(await fails(main, 'glob_files', {})).toMatchObject({ argument: 'pattern' });
     expect(await fails(main, 'glob_files', { pattern: '*', include_hidden: 'yes' })).toMatchObject({ argument: 'include_hidden' });
     expect(await fails(main, 'glob_files', { pattern: '*', maxResults: 3 })).toMatchObject({ argument: 'maxResults' });
+    expect(await fails(other, 'glob_files', { pattern: '*', sizes: 'no' })).toMatchObject({ argument: 'sizes' });
+  });
+
+  it('sizes: false leaves size and modified out of the same page (the output schema still holds)', async () => {
+    const sized = await ok(other, 'glob_files', { pattern: 'gen/d0/*.txt', max_results: 3, sizes: true });
+    const bare = await ok(other, 'glob_files', { pattern: 'gen/d0/*.txt', max_results: 3, sizes: false });
+    expect(sized).toEqual(await ok(other, 'glob_files', { pattern: 'gen/d0/*.txt', max_results: 3 }));
+    expect(sized.files[0]).toMatchObject({ size: expect.any(Number), modified: expect.any(String) });
+    const { files, ...rest } = sized;
+    expect(bare).toEqual({ ...rest, files: files.map((f: any) => ({ path: f.path, absolute_path: f.absolute_path })) });
+    for (const f of bare.files) expect(Object.keys(f)).toEqual(['path', 'absolute_path']);
   });
 });
 
@@ -526,6 +537,25 @@ describe('grep and find_files', () => {
       truncated: true,
     });
     expect(await ok(main, 'find_files', { pattern: '*.ts', path: 'src', maxResults: 2 })).toMatchObject({ truncated: false });
+  });
+
+  it('find_files with sizes: false lists the same entries without size; sizes stay by default', async () => {
+    expect(await ok(main, 'find_files', { pattern: '*.ts', path: 'src', sizes: false })).toEqual({
+      files: [
+        { path: 'src/app.ts', type: 'file' },
+        { path: 'src/long.ts', type: 'file' },
+      ],
+      truncated: false,
+    });
+    for (const [pattern, maxResults] of [['*.ts', 1000], ['**/*', 5], ['src/**', 100], ['gen/d1/*', 100]] as const) {
+      const sized = await ok(main, 'find_files', { pattern, maxResults });
+      expect(await ok(main, 'find_files', { pattern, maxResults, sizes: true })).toEqual(sized);
+      expect(sized.files.some((f: any) => typeof f.size === 'number')).toBe(true);
+      expect(sized.shrunk).toBeUndefined();
+      const bare = await ok(main, 'find_files', { pattern, maxResults, sizes: false });
+      expect(bare).toEqual({ ...sized, files: sized.files.map((f: any) => ({ path: f.path, type: f.type })) });
+    }
+    expect(await fails(main, 'find_files', { pattern: '*', sizes: 3 })).toMatchObject({ argument: 'sizes' });
   });
 
   it('refuses bad arguments with an error naming the argument', async () => {

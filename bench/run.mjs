@@ -51,6 +51,15 @@ const LIST = {
   node: ['--files'],
   tools: ['addon', 'rg', 'node'],
 };
+// The same listing without an lstat per file (findFiles' sizes: false):
+// paths and types only, as `rg --files` gives paths.
+const LIST_BARE = {
+  id: 'list-bare',
+  name: 'file listing, sizes: false',
+  find: { pattern: '**/*', maxResults: 10000000, sizes: false },
+  rg: ['--files'],
+  tools: ['addon', 'rg', 'rg13'],
+};
 
 const WORKLOADS = {
   linux: [
@@ -59,6 +68,7 @@ const WORKLOADS = {
     { id: 'todo', name: 'TODO|FIXME|HACK, i', options: { regex: 'TODO|FIXME|HACK', flags: 'i', maxMatches: 100000 }, rg: ['-i', 'TODO|FIXME|HACK'] },
     { id: 'glob', name: 'glob-scoped (fs/**/*.c)', options: { regex: 'inode', glob: 'fs/**/*.c', maxMatches: 100000 }, rg: ['-g', 'fs/**/*.c', 'inode'] },
     LIST,
+    LIST_BARE,
   ],
   generated: [
     { id: 'rare', name: 'rare identifier', options: { regex: 'handler_4242' }, rg: ['handler_4242'] },
@@ -66,6 +76,7 @@ const WORKLOADS = {
     { id: 'todo', name: 'TODO|FIXME|HACK, i', options: { regex: 'TODO|FIXME|HACK', flags: 'i', maxMatches: 100000 }, rg: ['-i', 'TODO|FIXME|HACK'] },
     { id: 'glob', name: 'glob-scoped (pkg1*/**/*.ts)', options: { regex: 'async', glob: 'pkg1*/**/*.ts', maxMatches: 100000 }, rg: ['-g', 'pkg1*/**/*.ts', 'async'] },
     LIST,
+    LIST_BARE,
   ],
   nuttx: [
     { id: 'rare', name: 'rare identifier', options: { regex: 'nxsched_get_stackinfo' }, rg: ['nxsched_get_stackinfo'] },
@@ -74,6 +85,7 @@ const WORKLOADS = {
     { id: 'glob', name: 'glob-scoped (arch/**/*.{c,h})', options: { regex: 'spin_lock_irqsave', glob: 'arch/**/*.{c,h}', maxMatches: 100000 }, rg: ['-g', 'arch/**/*.{c,h}', 'spin_lock_irqsave'] },
     { id: 'inner', name: 'inner literal `static\\s+int\\s+\\w+_init\\(`', options: { regex: 'static\\s+int\\s+\\w+_init\\(', maxMatches: 100000 }, rg: ['static\\s+int\\s+\\w+_init\\('] },
     LIST,
+    LIST_BARE,
   ],
   test262: [
     { id: 'rare', name: 'rare identifier', options: { regex: 'verifyPrimordialCallableProperty' }, rg: ['verifyPrimordialCallableProperty'] },
@@ -82,6 +94,7 @@ const WORKLOADS = {
     { id: 'glob', name: 'glob-scoped (test/built-ins/**/*.js)', options: { regex: 'verifyProperty', glob: 'test/built-ins/**/*.js', maxMatches: 100000 }, rg: ['-g', 'test/built-ins/**/*.js', 'verifyProperty'] },
     { id: 'inner', name: 'inner literal `\\p{Lu}\\w+Error`, u', options: { regex: '\\p{Lu}\\w+Error', flags: 'u', maxMatches: 100000 }, rg: ['\\p{Lu}\\w+Error'] },
     LIST,
+    LIST_BARE,
   ],
   vite: [
     { id: 'rare', name: 'rare identifier', options: { regex: 'createServerModuleRunner' }, rg: ['createServerModuleRunner'] },
@@ -89,6 +102,7 @@ const WORKLOADS = {
     { id: 'todo', name: 'TODO|FIXME|HACK, i', options: { regex: 'TODO|FIXME|HACK', flags: 'i', maxMatches: 100000 }, rg: ['-i', 'TODO|FIXME|HACK'] },
     { id: 'glob', name: 'glob-scoped (packages/**/*.ts)', options: { regex: 'resolveConfig', glob: 'packages/**/*.ts', maxMatches: 100000 }, rg: ['-g', 'packages/**/*.ts', 'resolveConfig'] },
     LIST,
+    LIST_BARE,
   ],
 };
 const corpusPath = (name) => (name === 'linux' ? linuxCorpus() : name === 'generated' ? generatedCorpus() : fetchedCorpus(name));
@@ -150,7 +164,7 @@ async function main() {
         for (const tool of order) {
           let m;
           const rgArgs = w.find ? ['--hidden', ...w.rg] : [...RG_COMMON, ...w.rg];
-          const nodeArgs = w.node ?? cliArgs(w.options);
+          const nodeArgs = w.node ?? cliArgs(w.options ?? {});
           if (tool === 'addon') m = await workers.addon.run({ tool: 'addon', cwd, options: w.options, find: w.find });
           else if (tool === 'rg-json') m = await workers['rg-json'].run({ tool: 'rg-json', cwd, args: rgArgs });
           else if (RG[tool]) m = measure(cwd, [RG[tool], ...rgArgs]);

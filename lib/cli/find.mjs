@@ -16,12 +16,13 @@ under PATH (a folder under the current directory; default: all of it),
 path order. A PATTERN without / matches names at any depth ('*.ts'); one with
 / is matched against paths relative to PATH ('src/**/*.test.ts'). Quote it,
 or the shell expands it first. Prints one path per line, relative to the
-current directory, folders with a trailing /.
+current directory, folders with a trailing /. The files are not stat'ed
+for their sizes (findFiles' sizes: false) unless --json asks for them.
 
   --max-results <n>       entries listed, the first in path order (default
                           ${DEFAULT_MAX_RESULTS}); a warning on stderr says when there were more
-  --json                  print findFiles' answer as JSON instead:
-                          [{"path","type":"file"|"dir","size"?}]
+  --json                  print findFiles' answer as JSON instead, sizes
+                          included: [{"path","type":"file"|"dir","size"?}]
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -90,6 +91,8 @@ async function run(argv, io) {
   const limit = maxResults ?? DEFAULT_MAX_RESULTS;
   const probe = Number.isInteger(limit) && limit >= 1 && limit < MAX_RESULTS;
   options.maxResults = probe ? limit + 1 : limit;
+  // The path list needs no sizes: no lstat per file (--json keeps them).
+  if (!json) options.sizes = false;
   const { findFiles } = lib('../index.js');
   let found;
   try {

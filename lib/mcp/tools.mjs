@@ -539,6 +539,10 @@ const findFiles = {
       pattern: { type: 'string', description: 'Glob pattern (e.g., "*.ts", "**/*.test.js")' },
       path: { type: 'string', description: 'Directory to search (default: project root)' },
       maxResults: { type: 'number', description: 'Maximum files to return (default: 100)' },
+      sizes: {
+        type: 'boolean',
+        description: "Give each file's size (default: true); false lists paths and types only, without a stat per file (faster on large trees)",
+      },
     },
     required: ['pattern'],
   },
@@ -553,7 +557,7 @@ const findFiles = {
           properties: {
             path: { type: 'string', description: 'Relative to the root' },
             type: { type: 'string', enum: ['file', 'dir'] },
-            size: { type: 'integer', description: 'Bytes (files only)' },
+            size: { type: 'integer', description: 'Bytes (files only; left out with sizes: false)' },
           },
           required: ['path', 'type'],
         },
@@ -563,7 +567,7 @@ const findFiles = {
     },
     required: ['files', 'truncated'],
   },
-  argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults' },
+  argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults', sizes: 'sizes' },
   pathArgument: 'path',
   run: async (args, { api, root }, signal) => {
     const { list, more } = await firstN(args.maxResults, 100, (maxResults) => api.findFiles(defined({ ...args, maxResults, cwd: root }), signal));
@@ -607,6 +611,10 @@ const globFiles = {
       max_results: { type: 'integer', description: 'Max files to return (default: config max_results, else 500)' },
       include_hidden: { type: 'boolean', description: 'Include hidden files (default: false)' },
       offset: { type: 'integer', description: 'Skip this many files first, to page through a long answer (default: 0)' },
+      sizes: {
+        type: 'boolean',
+        description: 'Give each file its size and modified (default: true); false gives path and absolute_path only, without a stat per file (faster on large trees)',
+      },
     },
     required: ['pattern'],
   },
@@ -620,10 +628,10 @@ const globFiles = {
           properties: {
             path: { type: 'string', description: 'Relative path from root' },
             absolute_path: { type: 'string' },
-            size: { type: 'integer' },
-            modified: { type: 'string', description: 'ISO-8601 timestamp (UTC)' },
+            size: { type: 'integer', description: 'Bytes (left out with sizes: false)' },
+            modified: { type: 'string', description: 'ISO-8601 timestamp (UTC) (left out with sizes: false)' },
           },
-          required: ['path', 'absolute_path', 'size', 'modified'],
+          required: ['path', 'absolute_path'],
         },
       },
       total: { type: 'integer', description: 'Total matches found' },
@@ -637,7 +645,7 @@ const globFiles = {
     anyOf: [{ required: ['files', 'total', 'returned', 'truncated', 'root', 'pattern'] }, RUNNING_REQUIRED],
   },
   background: true,
-  argumentNames: { pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset' },
+  argumentNames: { pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset', sizes: 'sizes' },
   pathArgument: 'root',
   patternArgument: 'pattern',
   run: async (args, { api, root }, signal, onProgress) =>
@@ -649,6 +657,7 @@ const globFiles = {
           maxResults: args.max_results,
           includeHidden: args.include_hidden,
           offset: args.offset,
+          sizes: args.sizes,
           cwd: root,
           signal,
           onProgress,
