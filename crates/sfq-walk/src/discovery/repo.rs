@@ -5,6 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::os_bytes::os_str;
+
 /// The repository that contains a root directory.
 #[derive(Debug, Clone)]
 pub struct Repo {
@@ -31,20 +33,32 @@ pub enum Found {
     BadGitfile(PathBuf),
 }
 
-/// git's `get_common_dir`: `commondir` file content, relative to `git_dir`.
+/// git's `get_common_dir`: the `commondir` file's content (its trailing
+/// newlines removed), relative to `git_dir`, as a real path.
 pub fn common_dir(git_dir: &Path) -> PathBuf {
     match fs::read(git_dir.join("commondir")) {
         Ok(data) => {
-            let s = String::from_utf8_lossy(&data);
-            let s = s.trim_end_matches(['\n', '\r']);
-            if s.is_empty() {
+            let end = trim_newlines(&data);
+            if end == 0 {
                 return git_dir.to_path_buf();
             }
-            let p = Path::new(s);
-            if p.is_absolute() { p.to_path_buf() } else { git_dir.join(p) }
+            let p = PathBuf::from(os_str(&data[..end]).into_owned());
+            let dir = if p.is_absolute() { p } else { git_dir.join(p) };
+            fs::canonicalize(&dir).unwrap_or(dir)
         }
         Err(_) => git_dir.to_path_buf(),
     }
+}
+
+/// The length of `data` without its trailing `\n` and `\r` bytes (git
+/// trims only those from `.git` files and `commondir`: a trailing blank is
+/// part of the path).
+fn trim_newlines(data: &[u8]) -> usize {
+    let mut end = data.len();
+    while end > 0 && matches!(data[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    end
 }
 
 /// git's `validate_headref`.
@@ -77,24 +91,28 @@ pub fn is_git_directory(dir: &Path) -> bool {
     common.join("objects").is_dir() && common.join("refs").is_dir()
 }
 
-/// git's `read_gitfile_gently`: `Ok(Some(dir))` for a valid gitfile,
-/// `Ok(None)` when `path` is not a regular file, `Err(())` for a gitfile that
-/// cannot be read or does not point to a repository.
+/// git's `read_gitfile_gently`: `Ok(Some(dir))` for a valid gitfile (the
+/// real path of the directory it names, relative to the file's directory;
+/// only trailing newlines are trimmed), `Ok(None)` when `path` is not a
+/// regular file, `Err(_)` for a gitfile that cannot be read, is over 1 MiB
+/// or does not point to a repository.
 pub fn read_gitfile(path: &Path) -> Result<Option<PathBuf>, GitfileError> {
+    /// git's limit on a `.git` file's size.
+    const MAX_GITFILE: u64 = 1 << 20;
     let Ok(meta) = fs::metadata(path) else { return Ok(None) };
     if !meta.is_file() {
         return Ok(None);
     }
+    if meta.len() > MAX_GITFILE {
+        return Err(GitfileError::Invalid);
+    }
     let data = fs::read(path).map_err(|_| GitfileError::ReadFailed)?;
     let Some(rest) = data.strip_prefix(b"gitdir: ") else { return Err(GitfileError::Invalid) };
-    let mut end = rest.len();
-    while end > 0 && rest[end - 1].is_ascii_whitespace() {
-        end -= 1;
-    }
+    let end = trim_newlines(rest);
     if end == 0 {
         return Err(GitfileError::Invalid);
     }
-    let target = PathBuf::from(String::from_utf8_lossy(&rest[..end]).into_owned());
+    let target = PathBuf::from(os_str(&rest[..end]).into_owned());
     let dir = if target.is_absolute() {
         target
     } else {
@@ -103,7 +121,8 @@ pub fn read_gitfile(path: &Path) -> Result<Option<PathBuf>, GitfileError> {
     if !is_git_directory(&dir) {
         return Err(GitfileError::NotARepo);
     }
-    Ok(Some(dir))
+    // git keeps the real path of the directory.
+    Ok(Some(fs::canonicalize(&dir).unwrap_or(dir)))
 }
 
 /// Why a gitfile was rejected.
