@@ -419,8 +419,22 @@ fn one_seed(seed: u64) {
     // Index version.
     let version = ["2", "3", "4"][rng.below(3)];
     env.git(&repo, &["update-index", "--index-version", version]);
+    // A split index (the shared index holds the entries, `link` the rest).
+    let split = rng.chance(30);
+    if split {
+        env.git(&repo, &["update-index", "--split-index"]);
+        let oid =
+            String::from_utf8(env.git(&repo, &["hash-object", "-w", "--stdin"])).expect("oid");
+        let info = format!("100644 {}\tsplit-added.txt\n", oid.trim());
+        env.git_stdin(&repo, &["update-index", "--index-info"], info.as_bytes());
+    }
 
-    compare(&env, &repo, &format!("seed {seed} top (index v{version})"), 1 + rng.below(4));
+    compare(
+        &env,
+        &repo,
+        &format!("seed {seed} top (index v{version}{})", if split { ", split" } else { "" }),
+        1 + rng.below(4),
+    );
 
     // A subdirectory root.
     let mut subdirs = Vec::new();
@@ -481,30 +495,6 @@ fn threads_do_not_change_output() {
     for t in [2, 3, 8] {
         assert_eq!(run(t), one, "threads = {t}");
     }
-}
-
-#[test]
-fn unreadable_index_extensions_are_refused_clearly() {
-    let tmp = TempDir::new("split");
-    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
-    fs::create_dir_all(&env.home).expect("home");
-    let repo = tmp.path().join("repo");
-    fs::create_dir_all(&repo).expect("repo");
-    env.git(&repo, &["init", "-q"]);
-    write(&repo.join("a.txt"), b"a\n");
-    env.git(&repo, &["add", "a.txt"]);
-    env.git(&repo, &["update-index", "--split-index"]);
-    let cfg = WalkConfig::builder(&repo).git_environment(env.git_env()).build().expect("config");
-    match walk(&cfg, &|| false) {
-        Err(sfq_walk::discovery::WalkError::Repository { path, reason }) => {
-            assert!(path.ends_with(".git/index"), "{}", path.display());
-            assert!(reason.contains("split index"), "{reason}");
-        }
-        other => panic!("expected a repository error, got {other:?}"),
-    }
-    // Back to a plain index: listed again.
-    env.git(&repo, &["update-index", "--no-split-index"]);
-    compare(&env, &repo, "after --no-split-index", 1);
 }
 
 /// A fresh repository with a few files and rules, for the feature tests.

@@ -64,4 +64,25 @@ pub struct Listing {
     /// ignore rule or a pruned name dropped (root-relative paths, the top of
     /// each dropped subtree, directories flagged), sorted by path.
     pub dropped: Vec<(String, bool)>,
+    /// Tracked paths a sparse checkout left out (git mode).
+    pub not_checked_out: NotCheckedOut,
+}
+
+/// The tracked paths under the root that are not candidates because a
+/// sparse checkout left them out of the work tree: what `git grep` does not
+/// search either. Only paths the hidden, prune and path-filter settings
+/// would have listed are counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NotCheckedOut {
+    /// Index entries with the skip-worktree bit (not checked out), counted
+    /// as files. A file present on disk at such a path is a candidate when
+    /// git clears the bit (`core.sparseCheckout` on and
+    /// `sparse.expectFilesOutsideOfPatterns` off), else it is counted here.
+    pub files: usize,
+    /// Sparse directory entries (a sparse index's entries standing for a
+    /// whole directory outside the cone, not on disk): root-relative paths
+    /// ending with `/`, sorted. The files in them are not counted in
+    /// [`NotCheckedOut::files`] (their number is in the directories' tree
+    /// objects, which are not read).
+    pub dirs: Vec<String>,
 }

@@ -6,7 +6,18 @@
 //!
 //! * tracked files from `.git/index` (versions 2–4, v4 path compression,
 //!   unmerged stages collapsed, gitlinks skipped), listed even when ignored
-//!   and even when deleted on disk ([`Entry::missing`]);
+//!   and even when deleted on disk ([`Entry::missing`]); split indexes
+//!   (`link`: the shared index `$GIT_DIR/sharedindex.<hash>` with the
+//!   replace and delete bitmaps applied); optional extensions (`TREE`,
+//!   `REUC`, `UNTR`, `FSMN`, `EOIE`, `IEOT`, any `A`–`Z` one) skipped, an
+//!   unknown required one refused as git refuses it;
+//! * sparse checkouts, with or without a sparse index: skip-worktree
+//!   entries and sparse directory entries (`sdir`) are not on disk, so they
+//!   are not candidates (what `git grep` does not search either), and are
+//!   counted in [`Listing::not_checked_out`]; a file found on disk at a
+//!   skip-worktree path is a tracked candidate when git clears the bit
+//!   (`core.sparseCheckout` on, `sparse.expectFilesOutsideOfPatterns` off),
+//!   as git's `clear_skip_worktree_from_present_files` does;
 //! * untracked files not excluded by nested `.gitignore` files,
 //!   `$GIT_COMMON_DIR/info/exclude` and `core.excludesFile` (default
 //!   `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`), with git's
@@ -29,13 +40,20 @@
 //!
 //! # Not modelled (documented deviations)
 //!
-//! * split indexes (`link`) and sparse indexes (`sdir`, directory entries)
-//!   are refused with [`WalkError::Repository`] instead of being read;
+//! * a sparse directory entry whose directory is on disk (files written
+//!   outside the cone): git expands the index from the directory's tree
+//!   object and lists the tracked files there as tracked; the walk reads no
+//!   objects and lists the files there as untracked ones, so a tracked file
+//!   there that an ignore rule matches is left out (and, with
+//!   `sparse.expectFilesOutsideOfPatterns`, a tracked file there is listed);
+//! * the index checksum is not verified (git verifies it);
 //! * `core.ignoreCase = true` folds case in ignore rules and for `.git`, but
 //!   index lookups stay case-sensitive;
 //! * `GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CEILING_DIRECTORIES`,
 //!   `safe.directory` and `includeIf "hasconfig:…"` are not consulted; a
-//!   `.gitignore` missing on disk is not read from the index (sparse checkout);
+//!   skip-worktree `.gitignore` (not on disk in a sparse checkout) is not
+//!   read from its blob as git reads it (it matters only for untracked
+//!   files next to it, in a directory outside the sparse patterns);
 //! * `~user/` in `core.excludesFile` is not expanded (the file is skipped);
 //! * a wildmatch pattern needing more than 1000 nested `*` levels does not
 //!   match (git would recurse further);
@@ -50,6 +68,7 @@ mod entry;
 mod error;
 mod gitconfig;
 mod index;
+mod mapped;
 mod repo;
 mod rules;
 mod walker;
@@ -61,7 +80,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use config::{GitEnvironment, PathFilter, WalkConfig, WalkConfigBuilder};
-pub use entry::{Entry, EntryKind, Listing, Mode};
+pub use entry::{Entry, EntryKind, Listing, Mode, NotCheckedOut};
 pub use error::{ConfigError, EFBIG, SoftError, WalkError};
 
 use gitconfig::{Config, IncludeContext};
@@ -155,7 +174,11 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut dropped = walker.dropped.into_inner().unwrap_or_else(|p| p.into_inner());
     dropped.sort();
-    Ok(Listing { entries, errors, mode, dropped })
+    let mut dirs = walker.sparse_dirs.into_inner().unwrap_or_else(|p| p.into_inner());
+    dirs.sort_by(|a, b| crate::cmp_utf16(a, b));
+    let not_checked_out =
+        NotCheckedOut { files: walker.skip_worktree.load(Ordering::Relaxed), dirs };
+    Ok(Listing { entries, errors, mode, dropped, not_checked_out })
 }
 
 /// Merges the directories' parts (see [`walker::DirOut`]) depth first from
@@ -252,6 +275,9 @@ fn walk_plain(
         lossy: AtomicBool::new(false),
         errors: Mutex::new(Vec::new()),
         dropped: Mutex::new(Vec::new()),
+        clear_present_skip_worktree: false,
+        skip_worktree: AtomicUsize::new(0),
+        sparse_dirs: Mutex::new(Vec::new()),
     };
     run(
         &walker,
@@ -347,7 +373,7 @@ const CACHED_INDEXES: usize = 4;
 
 /// Reads and parses the index at `path` (none: an empty index), reusing the
 /// parse of an unchanged file.
-fn load_index(path: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
+fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Arc::default()),
@@ -367,18 +393,35 @@ fn load_index(path: &Path, hash_len: usize) -> Result<Arc<Index>, WalkError> {
     {
         return Ok(index.clone());
     }
-    let data = std::fs::read(path)
+    let (data, opened) = mapped::read(path)
         .map_err(|e| WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() })?;
-    // Read what was stamped: a file replaced between the stat and the read
+    // Cache what was stamped: a file replaced between the stat and the open
     // is not cached under the old stamp.
-    let unchanged = std::fs::metadata(path).is_ok_and(|m| {
-        m.len() == stamp.len && file_id(&m) == stamp.inode && m.modified().ok() == stamp.modified
-    });
+    let unchanged = opened.len() == stamp.len
+        && file_id(&opened) == stamp.inode
+        && opened.modified().ok() == stamp.modified;
+    // A split index names its shared index: `$GIT_DIR/sharedindex.<hash>`,
+    // else next to the index file (git's read_index_from). Its name is its
+    // checksum, so the pair is cached under the split index's stamp.
+    let mut read_shared = |hex: &str| {
+        let name = format!("sharedindex.{hex}");
+        let first = git_dir.join(&name);
+        let path = match path.parent() {
+            Some(dir) if !first.exists() => dir.join(&name),
+            _ => first,
+        };
+        mapped::read(&path).map(|(bytes, _)| bytes).map_err(|e| {
+            index::IndexError::Io(format!(
+                "split index: cannot read its shared index {}: {e}",
+                path.display()
+            ))
+        })
+    };
     let index =
-        Arc::new(Index::parse(&data, hash_len).map_err(|e| WalkError::Repository {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
+        Arc::new(Index::parse_split(&data, hash_len, &mut read_shared).map_err(|e| {
+            WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() }
         })?);
+    drop(data);
     if unchanged && let Ok(mut cache) = INDEXES.lock() {
         cache.retain(|(s, _)| s.path != stamp.path);
         if cache.len() >= CACHED_INDEXES {
@@ -400,7 +443,11 @@ fn walk_git(
         _ => 20,
     };
     let fold = gitcfg.get_bool("core.ignorecase").unwrap_or(false);
-    let index = load_index(&repo.git_dir.join("index"), hash_len)?;
+    // git's clear_skip_worktree_from_present_files: in a sparse checkout a
+    // skip-worktree path found on disk is an ordinary tracked file.
+    let clear_present_skip_worktree = gitcfg.get_bool("core.sparsecheckout").unwrap_or(false)
+        && !gitcfg.get_bool("sparse.expectfilesoutsideofpatterns").unwrap_or(false);
+    let index = load_index(&repo.git_dir.join("index"), &repo.git_dir, hash_len)?;
     let mut early_errors = Vec::new();
     let mut global = Vec::new();
     if config.ignore_files {
@@ -437,6 +484,9 @@ fn walk_git(
         lossy: AtomicBool::new(false),
         errors: Mutex::new(early_errors),
         dropped: Mutex::new(Vec::new()),
+        clear_present_skip_worktree,
+        skip_worktree: AtomicUsize::new(0),
+        sparse_dirs: Mutex::new(Vec::new()),
     };
     // The leading path (git's treat_leading_path): the root's ancestors
     // below the top decide whether untracked files are looked for at all.

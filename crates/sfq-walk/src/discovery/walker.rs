@@ -40,6 +40,14 @@ pub(crate) struct Walker<'a> {
     pub errors: Mutex<Vec<SoftError>>,
     /// What ignore rules and pruned names dropped (when reported).
     pub dropped: Mutex<Vec<(String, bool)>>,
+    /// Whether git clears the skip-worktree bit of a tracked path present
+    /// on disk (`core.sparseCheckout` on, `sparse.expectFilesOutsideOfPatterns`
+    /// off: git's `clear_skip_worktree_from_present_files`).
+    pub clear_present_skip_worktree: bool,
+    /// Tracked files left out as skip-worktree entries (not checked out).
+    pub skip_worktree: AtomicUsize,
+    /// Sparse directory entries left out (root-relative, ending with `/`).
+    pub sparse_dirs: Mutex<Vec<String>>,
 }
 
 /// A directory to walk.
@@ -93,8 +101,14 @@ impl<'i> DirIndex<'i> {
         let mut out = DirIndex::default();
         let mut i = range.start;
         while i < range.end {
-            let path = &index.entries[i].path[..];
+            let path = index.path(i);
             let rest = &path[skip..];
+            if rest.is_empty() {
+                // The sparse directory entry `dir_rel/` itself: its files
+                // are not known (see `Walker::resolve_slow`).
+                i += 1;
+                continue;
+            }
             match rest.iter().position(|&c| c == b'/') {
                 None => {
                     out.files.push((rest, i));
@@ -102,8 +116,7 @@ impl<'i> DirIndex<'i> {
                 }
                 Some(slash) => {
                     let key = &path[..skip + slash + 1];
-                    let end = i + index.entries[i..range.end]
-                        .partition_point(|e| e.path.starts_with(key));
+                    let end = index.prefix_end(i, range.end, key);
                     out.dirs.push((&rest[..slash], i..end));
                     i = end;
                 }
@@ -368,8 +381,16 @@ impl<'a> Walker<'a> {
             {
                 // Tracked: listed whatever the ignore rules say (gitlinks never).
                 // (The directory's own components were checked on the way in,
-                // and a hidden name was skipped above.)
-                if !index.entries[at].is_gitlink() && child.kind.is_file() && self.keep_file(rrel) {
+                // and a hidden name was skipped above.) A skip-worktree entry
+                // present on disk is listed only when git clears its bit.
+                let entry = &index.entries[at];
+                if entry.skip_worktree && !self.clear_present_skip_worktree {
+                    if !entry.is_gitlink() && self.keep_file(rrel) {
+                        self.skip_worktree.fetch_add(1, Ordering::Relaxed);
+                    }
+                    continue;
+                }
+                if !entry.is_gitlink() && child.kind.is_file() && self.keep_file(rrel) {
                     let meta = if self.cfg.metadata { dir.meta(child).ok() } else { None };
                     local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), true, None));
                 }
@@ -489,16 +510,21 @@ impl<'a> Walker<'a> {
                 // Listed on disk: either emitted above or not a regular file.
                 continue;
             }
-            let path = &index.entries[i].path;
+            let path = index.path(i);
             let Some(rrel) = self.root_rel(path) else { continue };
             if self.dropped_by_components(rrel) || !self.keep_file(rrel) {
+                continue;
+            }
+            if index.entries[i].skip_worktree {
+                // Not checked out (sparse checkout): not a candidate.
+                self.skip_worktree.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
             local.push(self.make_entry(rrel, EntryKind::File, None, true, Some(libc_enoent())));
         }
         let skip = if dir_rel.is_empty() { 0 } else { dir_rel.len() + 1 };
         for (_, range) in &dir_index.dirs {
-            let group_dir = &index.entries[range.start].path[..];
+            let group_dir = index.path(range.start);
             let slash = group_dir[skip..]
                 .iter()
                 .position(|&c| c == b'/')
@@ -527,7 +553,11 @@ impl<'a> Walker<'a> {
             if e.is_gitlink() {
                 continue;
             }
-            let path = &e.path[..];
+            let path = index.path(i);
+            if e.is_sparse_dir() {
+                self.sparse_dir(&path[..path.len() - 1]);
+                continue;
+            }
             let Some(rrel) = self.root_rel(path) else { continue };
             if rrel.is_empty() || self.dropped_by_components(rrel) {
                 continue;
@@ -568,27 +598,26 @@ impl<'a> Walker<'a> {
             if dropped {
                 continue;
             }
-            let entry = match status {
-                Err(Some(code)) => {
-                    Some(self.make_entry(rrel, EntryKind::File, None, true, Some(code)))
-                }
-                _ => match fs::symlink_metadata(self.abs(rrel)) {
-                    Ok(m) if m.file_type().is_file() => Some(self.make_entry(
-                        rrel,
-                        EntryKind::File,
-                        self.cfg.metadata.then(|| Meta::from(&m)).as_ref(),
-                        true,
-                        None,
-                    )),
-                    Ok(_) => None,
-                    Err(err) => Some(self.make_entry(
-                        rrel,
-                        EntryKind::File,
-                        None,
-                        true,
-                        Some(os_code(&err).unwrap_or(2)),
-                    )),
-                },
+            let meta = match status {
+                Err(Some(code)) => Err(code),
+                _ => fs::symlink_metadata(self.abs(rrel)).map_err(|e| os_code(&e).unwrap_or(2)),
+            };
+            // A skip-worktree entry is not checked out: not a candidate,
+            // unless it is on disk and git clears its bit.
+            if e.skip_worktree && (meta.is_err() || !self.clear_present_skip_worktree) {
+                self.skip_worktree.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            let entry = match meta {
+                Ok(m) if m.file_type().is_file() => Some(self.make_entry(
+                    rrel,
+                    EntryKind::File,
+                    self.cfg.metadata.then(|| Meta::from(&m)).as_ref(),
+                    true,
+                    None,
+                )),
+                Ok(_) => None,
+                Err(code) => Some(self.make_entry(rrel, EntryKind::File, None, true, Some(code))),
             };
             let Some(entry) = entry else { continue };
             if self.cfg.dirs && entry.missing.is_none() {
@@ -605,6 +634,35 @@ impl<'a> Walker<'a> {
                 }
             }
             local.push(entry);
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// A sparse directory entry (`dir` without its `/`), reached by the
+    /// resolution of tracked paths: not on disk, it is left out (recorded);
+    /// on disk, its files are walked as untracked ones where the walk enters
+    /// it (git would read the tracked ones from the directory's tree).
+    fn sparse_dir(&self, dir: &[u8]) {
+        let Some(rel) = self.root_rel(dir) else { return };
+        if rel.is_empty() {
+            return;
+        }
+        // Its own name is a directory's: checked as hidden or pruned too.
+        let mut with_slash = rel.to_vec();
+        with_slash.push(b'/');
+        if self.dropped_by_components(&with_slash) {
+            return;
+        }
+        let path = String::from_utf8_lossy(rel).into_owned();
+        if self.cfg.filter.as_ref().is_some_and(|f| f.skip_dir(&path)) {
+            return;
+        }
+        if fs::symlink_metadata(self.abs(rel)).is_ok_and(|m| m.is_dir()) {
+            return;
+        }
+        if let Ok(mut dirs) = self.sparse_dirs.lock() {
+            dirs.push(path + "/");
         }
     }
 }
