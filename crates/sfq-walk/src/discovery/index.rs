@@ -888,7 +888,8 @@ mod tests {
     /// and split (with 1,000 removals, 1,000 additions and 400
     /// replacements): `cargo test --release -p sfq-walk --lib -- --ignored
     /// load_400k --nocapture`. Each figure is the median of 11 loads (read
-    /// or mapped, parsed, dropped), the file in the page cache.
+    /// read, parsed, dropped; by the walk's reader and by `std::fs::read`),
+    /// the file in the page cache.
     #[test]
     #[ignore = "a benchmark: run it in release mode"]
     fn load_400k_entries() {
@@ -939,9 +940,9 @@ mod tests {
             let mut entries = 0;
             for _ in 0..11 {
                 let t = Instant::now();
-                let (data, _) = crate::discovery::mapped::read(&index_path).expect("read");
+                let (data, _) = crate::discovery::whole::read(&index_path).expect("read");
                 let mut shared = |hex: &str| {
-                    crate::discovery::mapped::read(&git_dir.join(format!("sharedindex.{hex}")))
+                    crate::discovery::whole::read(&git_dir.join(format!("sharedindex.{hex}")))
                         .map(|(b, _)| b)
                         .map_err(|e| IndexError::Io(e.to_string()))
                 };
@@ -961,7 +962,7 @@ mod tests {
             copied.sort_by(f64::total_cmp);
             let size = std::fs::metadata(&index_path).expect("meta").len();
             eprintln!(
-                "{label}: {entries} entries, index file {size} bytes: mapped {:.1} ms, read into memory {:.1} ms (medians; min {:.1} / {:.1})",
+                "{label}: {entries} entries, index file {size} bytes: whole::read {:.1} ms, fs::read {:.1} ms (medians; min {:.1} / {:.1})",
                 mapped[5], copied[5], mapped[0], copied[0]
             );
         };

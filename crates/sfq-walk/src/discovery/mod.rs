@@ -68,10 +68,10 @@ mod entry;
 mod error;
 mod gitconfig;
 mod index;
-mod mapped;
 mod repo;
 mod rules;
 mod walker;
+mod whole;
 mod wildmatch;
 
 use crate::os_bytes::{file_id, os_str};
@@ -393,7 +393,7 @@ fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>
     {
         return Ok(index.clone());
     }
-    let (data, opened) = mapped::read(path)
+    let (data, opened) = whole::read(path)
         .map_err(|e| WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() })?;
     // Cache what was stamped: a file replaced between the stat and the open
     // is not cached under the old stamp.
@@ -410,7 +410,7 @@ fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>
             Some(dir) if !first.exists() => dir.join(&name),
             _ => first,
         };
-        mapped::read(&path).map(|(bytes, _)| bytes).map_err(|e| {
+        whole::read(&path).map(|(bytes, _)| bytes).map_err(|e| {
             index::IndexError::Io(format!(
                 "split index: cannot read its shared index {}: {e}",
                 path.display()
