@@ -33,6 +33,26 @@ export declare class CancelToken {
 }
 
 /**
+ * A session (`openSession`): a tree opened once, whose calls read file
+ * contents the session holds while their stamps prove them fresh.
+ */
+export declare class NativeSession {
+  /**
+   * Opens a session with `options` (JSON: `cwd`, `memoryBudgetMB`,
+   * `threads`); throws `CODE: message` on bad options.
+   */
+  static open(options: string): NativeSession
+  /** [`query`] on this session. */
+  query(kind: string, options: string, pattern: string | undefined | null, token: CancelToken, compact?: boolean | undefined | null): Promise<Outcome>
+  /** [`query_sync`] on this session. */
+  querySync(kind: string, options: string, pattern?: string | undefined | null, compact?: boolean | undefined | null): Outcome
+  /** What the session holds and how its last call went, as JSON. */
+  stats(): string
+  /** Frees what the session holds; later calls fail with `ESESSIONCLOSED`. */
+  close(): void
+}
+
+/**
  * A result in the compact transport (decoded by `lib/decode.js`; the
  * format is documented in `sfq_core::transport`).
  *

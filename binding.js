@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
+module.exports.NativeSession = nativeBinding.NativeSession
 module.exports.engineCountSync = nativeBinding.engineCountSync
 module.exports.query = nativeBinding.query
 module.exports.querySync = nativeBinding.querySync

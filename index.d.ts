@@ -22,6 +22,7 @@ export type SmartFileQueryErrorCode =
   | 'EFILETOOLARGE'
   | 'EREPOSITORY'
   | 'EINVALIDCONFIG'
+  | 'ESESSIONCLOSED'
   | (string & {});
 
 /** An `Error` with a stable `code`. */
@@ -908,3 +909,93 @@ export declare function sampleSync(options: Omit<ScoutOptions, 'signal'>): Sampl
 export declare function show(options: ShowOptions): Promise<ShowResult>;
 /** {@link show} on the calling thread. */
 export declare function showSync(options: Omit<ShowOptions, 'signal'>): ShowResult;
+
+/** Options of {@link openSession}. */
+export interface SessionOptions {
+  /** The tree the session answers for; its calls' paths resolve against it. Default `process.cwd()`. */
+  cwd?: string;
+  /** The most file contents the session holds, in MiB (1–1048576). Past it the least recently used are dropped and read again when needed. Default 1024. */
+  memoryBudgetMB?: number;
+  /** Worker threads of its calls that do not say (1–256). Output is the same for any value. */
+  threads?: number;
+}
+
+/** What {@link Session.stats} reports. */
+export interface SessionStats {
+  /** The session's root (absolute). */
+  root: string;
+  /** Files whose contents the session holds. */
+  filesKnown: number;
+  /** Bytes of file contents held. */
+  contentBytes: number;
+  /** Bytes of content index held (no index yet: 0). */
+  indexBytes: number;
+  /** `memoryBudgetMB` in bytes. */
+  memoryBudgetBytes: number;
+  /**
+   * How the last call established that what it used was fresh:
+   * `statRevalidation` (the tree walked again and every candidate's stamp —
+   * device, inode, mode, size, mtime and ctime in ns — compared with the one
+   * its contents were read under), `none` before the first call.
+   */
+  freshness: 'statRevalidation' | 'none';
+  /** Files the last call read from disk (new, changed, racy or evicted). */
+  filesReread: number;
+  /** Files the last call took from memory. */
+  filesReused: number;
+  /** Calls made on the session so far. */
+  calls: number;
+  /** When the last call began (ISO 8601, UTC), or null before the first. */
+  lastRefresh: string | null;
+  /** Whether {@link Session.close} was called. */
+  closed: boolean;
+}
+
+/**
+ * A tree opened once and queried many times ({@link openSession}). It has
+ * every query of the module with the same names and options minus `cwd`
+ * (`root` and `path` options resolve against the session's root). Each
+ * answer is byte for byte the answer of the same cold call started when the
+ * session call started: every call walks the tree again (git's index, the
+ * ignore files and the folders are read anew), and a file's contents are
+ * taken from memory only while its stamp is the one they were read under
+ * and that read was not racy (a file whose mtime or ctime lies within 2 s
+ * of its read is read again at each call). Nothing is written to the tree.
+ * Calls may overlap. The methods also work destructured.
+ */
+export declare class Session {
+  private constructor();
+  smartFileQuery(options: Omit<SmartFileQueryOptions, 'cwd'>, signal?: AbortSignal): Promise<SmartFileQueryResult>;
+  smartFileQuerySync(options: Omit<SmartFileQueryOptions, 'cwd' | 'signal' | 'onProgress'>): SmartFileQueryResult;
+  findFiles(options: Omit<FindFilesOptions, 'cwd'>, signal?: AbortSignal): Promise<FoundFile[]>;
+  findFilesSync(options: Omit<FindFilesOptions, 'cwd'>): FoundFile[];
+  searchCode(query: string, options?: Omit<SearchOptions, 'cwd'>): Promise<SearchResult>;
+  searchCodeSync(query: string, options?: Omit<SearchOptions, 'cwd' | 'signal' | 'onProgress'>): SearchResult;
+  grep(options: Omit<GrepOptions, 'cwd'>): Promise<GrepMatch[]>;
+  grepSync(options: Omit<GrepOptions, 'cwd' | 'signal' | 'onProgress'>): GrepMatch[];
+  grepContent(options: Omit<GrepContentOptions, 'cwd'>): Promise<GrepContentResult>;
+  grepContentSync(options: Omit<GrepContentOptions, 'cwd' | 'signal' | 'onProgress'>): GrepContentResult;
+  globFiles(options: Omit<GlobFilesOptions, 'cwd'>): Promise<GlobFilesResult>;
+  globFilesSync(options: Omit<GlobFilesOptions, 'cwd' | 'signal' | 'onProgress'>): GlobFilesResult;
+  survey(options: Omit<SurveyOptions, 'cwd'>): Promise<SurveyResult>;
+  surveySync(options: Omit<SurveyOptions, 'cwd' | 'signal'>): SurveyResult;
+  scout(options: Omit<ScoutOptions, 'cwd'>): Promise<ScoutResult>;
+  scoutSync(options: Omit<ScoutOptions, 'cwd' | 'signal'>): ScoutResult;
+  sample(options: Omit<ScoutOptions, 'cwd'>): Promise<SampleResult>;
+  sampleSync(options: Omit<ScoutOptions, 'cwd' | 'signal'>): SampleResult;
+  show(options: Omit<ShowOptions, 'cwd'>): Promise<ShowResult>;
+  showSync(options: Omit<ShowOptions, 'cwd' | 'signal'>): ShowResult;
+  getOutline(path: string, options?: Omit<OutlineOptions, 'cwd'>): Promise<OutlineResult>;
+  getOutlineSync(path: string, options?: Omit<OutlineOptions, 'cwd' | 'signal'>): OutlineResult;
+  /** What the session holds and how its last call went. */
+  stats(): SessionStats;
+  /** Frees everything the session holds; later calls reject (or throw) with code `ESESSIONCLOSED`. */
+  close(): void;
+}
+
+/**
+ * Opens a session on `options.cwd`: repeated queries of one tree without
+ * reading unchanged files again, every answer exactly the cold call's.
+ * Rejects with `EINVALIDOPTION` or the root's error (`ENOENT`, `ENOTDIR`).
+ */
+export declare function openSession(options?: SessionOptions): Promise<Session>;

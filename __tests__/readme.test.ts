@@ -35,6 +35,8 @@ const OTHERS: Record<string, string> = {
   '--literal-budget': 'bench/regex.mjs',
   '--part': 'bench/regex.mjs',
   '--find': 'bench/ab.mjs',
+  '--seeds': 'scripts/session-diff.mjs',
+  '--steps': 'scripts/session-diff.mjs',
   '--targets': 'scripts/build-all.mjs',
   '--target': 'napi build',
   '--omit': 'npm install',

@@ -79,9 +79,13 @@ function runJsonSync(kind, options, patternKey) {
   return unwrap(binding.querySync(kind, json, pattern, false));
 }
 
-/** Runs `kind` synchronously; returns the result value (compact transport). */
-function runValueSync(kind, options, patternKey) {
+/**
+ * Runs `kind` synchronously; returns the result value (compact transport).
+ * `session`: the NativeSession the call is made on (else a cold call).
+ */
+function runValueSync(kind, options, patternKey, session) {
   const { json, pattern } = encode(kind, options, patternKey);
+  if (session !== undefined) return unwrap(session.querySync(kind, json, pattern, true));
   return unwrap(binding.querySync(kind, json, pattern, true));
 }
 
@@ -112,15 +116,15 @@ function runJson(kind, options, patternKey, signal) {
   return run(kind, options, patternKey, signal, false);
 }
 
-/** {@link runJson}, resolving with the result value (compact transport). */
-function runValue(kind, options, patternKey, signal) {
-  return run(kind, options, patternKey, signal, true);
+/** {@link runJson}, resolving with the result value (compact transport), on `session` when given. */
+function runValue(kind, options, patternKey, signal, session) {
+  return run(kind, options, patternKey, signal, true, session);
 }
 
 /** How often `onProgress` is polled, in milliseconds. */
 const PROGRESS_INTERVAL_MS = 100;
 
-function run(kind, options, patternKey, signal, compact) {
+function run(kind, options, patternKey, signal, compact, session) {
   return new Promise((resolve, reject) => {
     let request;
     let onProgress;
@@ -194,7 +198,9 @@ function run(kind, options, patternKey, signal, compact) {
     }
     let task;
     try {
-      task = binding.query(kind, request.json, request.pattern, token, compact);
+      task = session !== undefined
+        ? session.query(kind, request.json, request.pattern, token, compact)
+        : binding.query(kind, request.json, request.pattern, token, compact);
     } catch (e) {
       finish(reject, e);
       return;
@@ -233,4 +239,15 @@ function runToStdout(options, patternKey) {
   });
 }
 
-module.exports = { codedError, checkRegExp, runJson, runJsonSync, runToStdout, runValue, runValueSync };
+/** Opens a native session (`NativeSession`) with `options`; throws a coded Error. */
+function openNativeSession(options) {
+  const { json } = encode('openSession', options, undefined);
+  try {
+    return binding.NativeSession.open(json);
+  } catch (e) {
+    const m = /^([A-Z]+): ([^]*)$/.exec(String(e?.message ?? e));
+    throw m ? codedError(m[1], m[2]) : e;
+  }
+}
+
+module.exports = { codedError, checkRegExp, openNativeSession, runJson, runJsonSync, runToStdout, runValue, runValueSync };

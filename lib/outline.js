@@ -21,7 +21,7 @@ function isAbortSignal(value) {
     typeof value.addEventListener === 'function';
 }
 
-function getOutline(path, options) {
+function getOutline(path, options, session) {
   let prepared;
   try {
     // `getOutline(path, signal)` is honoured, as smartFileQuery(options, signal) is.
@@ -30,11 +30,11 @@ function getOutline(path, options) {
   } catch (e) {
     return Promise.reject(e);
   }
-  return runValue('getOutline', prepared.request, undefined, prepared.signal);
+  return runValue('getOutline', prepared.request, undefined, prepared.signal, session);
 }
 
-function getOutlineSync(path, options) {
-  return runValueSync('getOutline', withPath('getOutline', path, options).request);
+function getOutlineSync(path, options, session) {
+  return runValueSync('getOutline', withPath('getOutline', path, options).request, undefined, session);
 }
 
 function formatOutline(result) {

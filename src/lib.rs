@@ -138,6 +138,8 @@ struct Request {
     /// `smartFileQuery` written to the process's stdout as it is merged
     /// (the result is then the payload without `results`).
     to_stdout: bool,
+    /// The session the call is made on (else a cold call).
+    session: Option<Arc<sfq_core::session::Session>>,
 }
 
 impl Request {
@@ -159,6 +161,7 @@ impl Request {
             started: Instant::now(),
             format,
             to_stdout: false,
+            session: None,
         }
     }
 
@@ -170,7 +173,11 @@ impl Request {
             Cancel::new(self.flag.clone(), self.started).with_progress(self.progress.clone());
         let format = self.format;
         let to_stdout = self.to_stdout;
+        let session = self.session.clone();
         match catch_unwind(AssertUnwindSafe(|| {
+            if let Some(session) = session {
+                return session.query(command?, options, pattern, base, format);
+            }
             if to_stdout {
                 let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout::Stdout);
                 return sfq_core::query_to_writer(options, pattern, base, &mut out)
@@ -268,6 +275,79 @@ pub fn query_to_stdout(
     );
     request.to_stdout = true;
     AsyncTask::new(QueryTask(request))
+}
+
+/// A session (`openSession`): a tree opened once, whose calls read file
+/// contents the session holds while their stamps prove them fresh.
+#[napi]
+pub struct NativeSession {
+    inner: Arc<sfq_core::session::Session>,
+}
+
+#[napi]
+impl NativeSession {
+    /// Opens a session with `options` (JSON: `cwd`, `memoryBudgetMB`,
+    /// `threads`); throws `CODE: message` on bad options.
+    #[napi(factory)]
+    pub fn open(options: String) -> napi::Result<NativeSession> {
+        match catch_unwind(AssertUnwindSafe(|| sfq_core::session::Session::open(&options))) {
+            Ok(Ok(session)) => Ok(NativeSession { inner: Arc::new(session) }),
+            Ok(Err(e)) => {
+                Err(napi::Error::from_reason(format!("{}: {}", e.code().as_str(), e.message())))
+            }
+            Err(_) => Err(napi::Error::from_reason("EINTERNAL: openSession panicked")),
+        }
+    }
+
+    /// [`query`] on this session.
+    #[napi]
+    pub fn query(
+        &self,
+        kind: String,
+        options: String,
+        pattern: Option<Utf16String>,
+        token: &CancelToken,
+        compact: Option<bool>,
+    ) -> AsyncTask<QueryTask> {
+        let mut request = Request::new(
+            kind,
+            options,
+            pattern,
+            token.flag.clone(),
+            token.progress.clone(),
+            compact,
+        );
+        request.session = Some(self.inner.clone());
+        AsyncTask::new(QueryTask(request))
+    }
+
+    /// [`query_sync`] on this session.
+    #[napi]
+    pub fn query_sync(
+        &self,
+        env: Env,
+        kind: String,
+        options: String,
+        pattern: Option<Utf16String>,
+        compact: Option<bool>,
+    ) -> napi::Result<Outcome<'static>> {
+        let mut request =
+            Request::new(kind, options, pattern, Arc::default(), Arc::default(), compact);
+        request.session = Some(self.inner.clone());
+        Outcome::new(&env, request.run())
+    }
+
+    /// What the session holds and how its last call went, as JSON.
+    #[napi]
+    pub fn stats(&self) -> String {
+        serde_json::to_string(&self.inner.stats()).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// Frees what the session holds; later calls fail with `ESESSIONCLOSED`.
+    #[napi]
+    pub fn close(&self) {
+        self.inner.close();
+    }
 }
 
 /// What [`engine_count_sync`] measured.

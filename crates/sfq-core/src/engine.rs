@@ -7,6 +7,7 @@
 //! `maxMatches`, `maxResults` and time budgets end a scan early.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use crate::cancel::Cancel;
@@ -14,29 +15,56 @@ use crate::discovery::{self, Candidate, DiscoveryProfile, Unreadable};
 use crate::error::Result;
 pub use crate::scan::Flow;
 use crate::search::{self, FileText, SkipReason};
+use crate::session::ContentCache;
 use crate::text::Encoding;
 
-/// How candidate files are read: the size cap and the decoding.
-#[derive(Debug, Clone, Copy)]
+/// Where a call's file contents come from: the disk, or a session's
+/// contents proven fresh by stat ([`crate::session::ContentCache`]). Either
+/// way the text is the one a cold read gives now.
+#[derive(Debug, Clone, Default)]
+pub enum Source {
+    /// Every file is read from disk (a cold call).
+    #[default]
+    Disk,
+    /// A session's contents.
+    Session(Arc<ContentCache>),
+}
+
+/// How candidate files are read: the size cap, the decoding and the source.
+#[derive(Debug, Clone)]
 pub struct Reader {
     /// Files larger than this many bytes are skipped unread.
     pub max_bytes: u64,
     /// How bytes are decoded.
     pub encoding: Encoding,
+    /// Where the contents come from.
+    pub source: Source,
 }
 
 impl Reader {
+    /// A reader of `source` with this cap and decoding.
+    pub fn new(max_bytes: u64, encoding: Encoding, source: Source) -> Reader {
+        Reader { max_bytes, encoding, source }
+    }
+
     /// Reads and decodes a candidate (size cap, binary test, decode); `Err`
     /// says why it is skipped.
-    pub fn read(&self, cand: &Candidate) -> std::result::Result<FileText, SkipReason> {
+    pub fn read(&self, cand: &Candidate) -> std::result::Result<Arc<FileText>, SkipReason> {
         self.read_sized(cand).map(|(text, _)| text)
     }
 
     /// [`Reader::read`], with the file's size in bytes.
-    pub fn read_sized(&self, cand: &Candidate) -> std::result::Result<(FileText, u64), SkipReason> {
-        match cand.missing_code() {
-            Some(code) => Err(SkipReason::ReadError(code)),
-            None => search::load(&cand.abs, self.max_bytes, self.encoding, cand.regular),
+    pub fn read_sized(
+        &self,
+        cand: &Candidate,
+    ) -> std::result::Result<(Arc<FileText>, u64), SkipReason> {
+        if let Some(code) = cand.missing_code() {
+            return Err(SkipReason::ReadError(code));
+        }
+        match &self.source {
+            Source::Disk => search::load(&cand.abs, self.max_bytes, self.encoding, cand.regular)
+                .map(|(text, size)| (Arc::new(text), size)),
+            Source::Session(cache) => cache.read(cand, self.max_bytes, self.encoding),
         }
     }
 }

@@ -22,6 +22,8 @@ pub enum ErrorCode {
     Internal,
     /// A fatal I/O error; the payload is the OS error code (`ENOENT`, `EACCES`, …).
     Io(&'static str),
+    /// A call on a session after its `close()`.
+    SessionClosed,
 }
 
 impl ErrorCode {
@@ -35,6 +37,7 @@ impl ErrorCode {
             ErrorCode::Timeout => "ETIMEOUT",
             ErrorCode::Internal => "EINTERNAL",
             ErrorCode::Io(code) => code,
+            ErrorCode::SessionClosed => "ESESSIONCLOSED",
         }
     }
 }

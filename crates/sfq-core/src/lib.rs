@@ -30,6 +30,7 @@ pub mod pattern;
 pub mod project_config;
 pub mod scan;
 pub mod search;
+pub mod session;
 pub mod smart_file_query;
 pub mod text;
 pub mod transport;
@@ -172,12 +173,25 @@ pub fn query_encoded(
     base: Cancel,
     format: Format,
 ) -> Result<Encoded> {
+    query_encoded_from(&engine::Source::Disk, kind, options, pattern, base, format)
+}
+
+/// [`query_encoded`] reading file contents from `source` (a session's, or
+/// the disk).
+pub fn query_encoded_from(
+    source: &engine::Source,
+    kind: Command,
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    base: Cancel,
+    format: Format,
+) -> Result<Encoded> {
     if kind == Command::SmartFileQuery {
         // Serialised file by file on the worker pool.
-        let (config, cancel) = smart_file_query_config(options, pattern, base)?;
+        let (config, cancel) = smart_file_query_config(source, options, pattern, base)?;
         return smart_file_query::run_encoded(&config, &cancel, format);
     }
-    let output = query_output(kind, options, pattern, base)?;
+    let output = query_output_from(source, kind, options, pattern, base)?;
     let internal = |e: &dyn std::fmt::Display| {
         Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}"))
     };
@@ -199,18 +213,20 @@ pub fn query_to_writer(
     base: Cancel,
     out: &mut dyn std::io::Write,
 ) -> Result<Vec<u8>> {
-    let (config, cancel) = smart_file_query_config(options, pattern, base)?;
+    let (config, cancel) = smart_file_query_config(&engine::Source::Disk, options, pattern, base)?;
     smart_file_query::write_json(&config, &cancel, out)
 }
 
 /// `smartFileQuery`'s validated config and its cancellation (with `timeoutMs`).
 fn smart_file_query_config(
+    source: &engine::Source,
     options: &str,
     pattern: Option<Vec<u16>>,
     base: Cancel,
 ) -> Result<(smart_file_query::SfqConfig, Cancel)> {
     let raw =
-        options::RawOptions::parse("smartFileQuery", options, smart_file_query::OPTION_NAMES)?;
+        options::RawOptions::parse("smartFileQuery", options, smart_file_query::OPTION_NAMES)?
+            .with_source(source.clone());
     let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
     let cancel = base.with_timeout(config.timeout_ms);
     cancel.check()?;
@@ -224,24 +240,36 @@ pub fn query_output(
     pattern: Option<Vec<u16>>,
     base: Cancel,
 ) -> Result<Output> {
+    query_output_from(&engine::Source::Disk, command, options, pattern, base)
+}
+
+/// [`query_output`] reading file contents from `source`.
+pub fn query_output_from(
+    source: &engine::Source,
+    command: Command,
+    options: &str,
+    pattern: Option<Vec<u16>>,
+    base: Cancel,
+) -> Result<Output> {
     if command == Command::SmartFileQuery {
-        let (config, cancel) = smart_file_query_config(options, pattern, base)?;
+        let (config, cancel) = smart_file_query_config(source, options, pattern, base)?;
         return Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?));
     }
     let cancel = base;
     let started = cancel.started();
     // A profile's options, checked against its table, and its cancellation.
-    let table =
-        |api: &'static str, t: &[options::OptSpec]| -> Result<(options::RawOptions, Cancel)> {
-            let raw = options::RawOptions::parse_table(api, options, t)?;
-            let cancel = cancel.clone().with_timeout(raw.int(
-                "timeoutMs",
-                1,
-                smart_file_query::MAX_TIMEOUT_MS,
-            )?);
-            cancel.check()?;
-            Ok((raw, cancel))
-        };
+    let table = |api: &'static str,
+                 t: &[options::OptSpec]|
+     -> Result<(options::RawOptions, Cancel)> {
+        let raw = options::RawOptions::parse_table(api, options, t)?.with_source(source.clone());
+        let cancel = cancel.clone().with_timeout(raw.int(
+            "timeoutMs",
+            1,
+            smart_file_query::MAX_TIMEOUT_MS,
+        )?);
+        cancel.check()?;
+        Ok((raw, cancel))
+    };
     match command {
         Command::SmartFileQuery => unreachable!("handled above"),
         Command::FindFiles => {

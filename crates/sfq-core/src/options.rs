@@ -12,6 +12,9 @@ use crate::error::{Error, Result};
 pub struct RawOptions {
     api: &'static str,
     map: Map<String, Value>,
+    /// Where the call's file contents come from (not an option: the
+    /// session the call was made on, or the disk).
+    source: crate::engine::Source,
 }
 
 impl RawOptions {
@@ -46,12 +49,23 @@ impl RawOptions {
                 )));
             }
         }
-        Ok(RawOptions { api, map })
+        Ok(RawOptions { api, map, source: crate::engine::Source::Disk })
     }
 
     /// The API name, for messages.
     pub fn api(&self) -> &'static str {
         self.api
+    }
+
+    /// These options read their files from `source`.
+    pub fn with_source(mut self, source: crate::engine::Source) -> RawOptions {
+        self.source = source;
+        self
+    }
+
+    /// Where the call's file contents come from.
+    pub fn source(&self) -> &crate::engine::Source {
+        &self.source
     }
 
     fn get(&self, key: &str) -> Option<&Value> {

@@ -112,6 +112,8 @@ pub struct SfqConfig {
     pub max_result_bytes: u64,
     /// Whether `maxResultBytes` was given (it is echoed then).
     max_result_bytes_given: bool,
+    /// Where file contents come from.
+    source: crate::engine::Source,
     /// The root directory (absolute).
     pub root: PathBuf,
     /// Worker threads.
@@ -230,6 +232,7 @@ impl SfqConfig {
             max_line_length: raw.int("maxLineLength", 0, 10_000_000)?.unwrap_or(0) as usize,
             max_result_bytes: max_result_bytes.unwrap_or(DEFAULT_MAX_RESULT_BYTES),
             max_result_bytes_given: max_result_bytes.is_some(),
+            source: raw.source().clone(),
             root,
             threads: raw.threads()?,
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
@@ -241,7 +244,7 @@ impl SfqConfig {
 
     /// How candidates are read.
     fn reader(&self) -> Reader {
-        Reader { max_bytes: self.max_file_size_kb * 1024, encoding: self.encoding }
+        Reader::new(self.max_file_size_kb * 1024, self.encoding, self.source.clone())
     }
 }
 
@@ -372,9 +375,9 @@ fn with_view<R>(
         Err(reason) => return Outcome::Skipped(reason),
     };
     let mode = if config.multiline { Mode::Whole } else { Mode::Lines };
-    let text = match (&text, mode) {
+    let text = match (&*text, mode) {
         (FileText::Utf8(s), Mode::Whole) if config.matcher.whole_needs_exact(s) => {
-            text.into_utf16()
+            std::sync::Arc::new(FileText::clone(&text).into_utf16())
         }
         _ => text,
     };
@@ -1090,8 +1093,11 @@ mod tests {
             assert!(text.contains(r#""maxResultBytes":200000"#));
             assert!(text.contains(r#""truncatedBy":"maxResultBytes""#));
             // Both encodings agree.
-            let Encoded::Json(json_bytes) = run_encoded(&c, &Cancel::default(), Format::Json)
-                .unwrap() else { panic!("json") };
+            let Encoded::Json(json_bytes) =
+                run_encoded(&c, &Cancel::default(), Format::Json).unwrap()
+            else {
+                panic!("json")
+            };
             assert!(json_bytes == bytes, "threads {threads}");
             match &first {
                 None => first = Some(bytes),

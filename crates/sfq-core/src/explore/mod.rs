@@ -418,7 +418,9 @@ impl sfq_walk::discovery::PathFilter for Within {
 }
 
 /// The reader every command uses.
-pub const READER: Reader = Reader { max_bytes: MAX_FILE_BYTES, encoding: Encoding::Utf8 };
+pub fn reader(raw: &RawOptions) -> Reader {
+    Reader::new(MAX_FILE_BYTES, Encoding::Utf8, raw.source().clone())
+}
 
 /// The first hit of each matching line of `text` (at most `limit` lines;
 /// the flag says whether more were left).

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, MAX_LINE_CHARS, quote_always};
 use super::{
-    Merged, QueryMode, READER, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
-    excerpt_around, limit_warning, line_hits, query_warnings, required,
+    Merged, QueryMode, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
+    excerpt_around, limit_warning, line_hits, query_warnings, reader, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -152,7 +152,8 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
     let scope = Scope::new(raw, raw.string_list("paths")?.unwrap_or_default(), None)?;
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();
-    let work = |c: &Candidate| match READER.read(c) {
+    let reader = reader(raw);
+    let work = |c: &Candidate| match reader.read(c) {
         Err(reason) => Outcome::Skipped(reason),
         Ok(text) => match line_hits(&text, &matcher, SCAN_LIMIT, &cancelled) {
             Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),

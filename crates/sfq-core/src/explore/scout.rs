@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
 use super::{
-    Merged, QueryMode, READER, SCAN_LIMIT, Scope, Skipped, broad_warning, count_lines, count_text,
-    limit_warning, parent_dir, query_warnings, required,
+    Merged, QueryMode, SCAN_LIMIT, Scope, Skipped, broad_warning, count_lines, count_text,
+    limit_warning, parent_dir, query_warnings, reader, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -83,7 +83,8 @@ pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
     let scope = Scope::new(raw, raw.string_list("paths")?.unwrap_or_default(), None)?;
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();
-    let work = |c: &Candidate| match READER.read(c) {
+    let reader = reader(raw);
+    let work = |c: &Candidate| match reader.read(c) {
         Err(reason) => Outcome::Skipped(reason),
         Ok(text) => match count_lines(&text, &matcher, SCAN_LIMIT, &cancelled) {
             Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),

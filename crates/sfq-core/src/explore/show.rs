@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::report::{self, Budget, HARD_BYTES, HARD_LINES, MAX_LINE_CHARS, quote_always};
 use super::{
-    LineTable, QueryMode, READER, SCAN_LIMIT, ShownLine, line_hits, query_warnings, required,
+    LineTable, QueryMode, SCAN_LIMIT, ShownLine, line_hits, query_warnings, reader, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -103,7 +103,7 @@ pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
     }
     let cand = Candidate { rel: rel.clone(), abs, missing: None, regular: meta.is_file() };
     cancel.check()?;
-    let text = READER.read(&cand).map_err(|reason| match reason {
+    let text = reader(raw).read(&cand).map_err(|reason| match reason {
         SkipReason::Binary => Error::new(
             ErrorCode::Io("EBINARY"),
             format!("{api}: {file:?} is a binary file; show reads text files"),

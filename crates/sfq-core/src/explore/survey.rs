@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
 use super::{
-    BROAD_FILES, BROAD_LINES, QueryMode, READER, SCAN_LIMIT, Scope, Skipped, count_lines,
-    count_text, first_duplicate, limit_warning, short_term_warning, top_level, under,
+    BROAD_FILES, BROAD_LINES, QueryMode, SCAN_LIMIT, Scope, Skipped, count_lines, count_text,
+    first_duplicate, limit_warning, reader, short_term_warning, top_level, under,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -136,7 +136,8 @@ pub fn survey(raw: &RawOptions, cancel: &Cancel) -> Result<SurveyResult> {
     // One multi-term pass tells which terms a file may hold (every mode
     // matches the term's own text); only those are counted line by line.
     let presence = Presence::new(&terms);
-    let work = |c: &Candidate| match READER.read(c) {
+    let reader = reader(raw);
+    let work = |c: &Candidate| match reader.read(c) {
         Err(reason) => Outcome::Skipped(reason),
         Ok(text) => {
             let mut counts = vec![0u64; matchers.len()];

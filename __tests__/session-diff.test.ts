@@ -1,0 +1,69 @@
+// Sessions answer exactly what cold calls answer: seeded random mutations of
+// files, folders, symlinks, ignore rules, git state and the project config,
+// each followed by one random query asked of a session and cold, compared
+// whole (helpers/session-diff.mjs; more seeds: `node scripts/session-diff.mjs`).
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module without types
+import { runSeed } from './helpers/session-diff.mjs';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const api = require('../index.js');
+
+describe('a session against cold calls', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: 250 steps of one mutation and one query, no difference`, async () => {
+      const { differences, stats } = await runSeed(seed, 250);
+      expect(differences).toEqual([]);
+      // The session took unchanged files from memory (the proof covers its cache, not only reads).
+      expect(stats.calls).toBe(250);
+      expect(stats.filesKnown).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('openSession', () => {
+  it('refuses cwd in its calls, bad options, and every call after close()', async () => {
+    const session = await api.openSession({ cwd: __dirname, memoryBudgetMB: 64, threads: 2 });
+    expect(() => session.grepSync({ pattern: 'x', cwd: '/' })).toThrow(expect.objectContaining({ code: 'EINVALIDOPTION', message: expect.stringMatching(/'cwd' is not taken by a session's calls/) }));
+    const stats = session.stats();
+    expect(stats).toMatchObject({ root: expect.any(String), calls: 0, freshness: 'none', lastRefresh: null, closed: false, memoryBudgetBytes: 64 << 20 });
+    const { searchCodeSync, close } = session; // methods work destructured
+    expect(searchCodeSync('openSession', { path: 'session-diff.test.ts' }).matchCount).toBeGreaterThan(0);
+    expect(session.stats()).toMatchObject({ calls: 1, freshness: 'statRevalidation' });
+    close();
+    expect(session.stats()).toMatchObject({ closed: true, filesKnown: 0, contentBytes: 0 });
+    await expect(session.smartFileQuery({ regex: 'x' })).rejects.toMatchObject({ code: 'ESESSIONCLOSED' });
+    expect(() => session.surveySync({ terms: ['x'] })).toThrow(expect.objectContaining({ code: 'ESESSIONCLOSED' }));
+    await expect(api.openSession({ cwd: '/nonexistent/sfq' })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(api.openSession({ memoryBudgetMB: 0 })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
+    await expect(api.openSession({ watch: true })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
+  });
+
+  it('takes unchanged files from memory and reads changed ones again', async () => {
+    const { mkdtempSync, writeFileSync, utimesSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const root = mkdtempSync(join(tmpdir(), 'sfq-session-'));
+    try {
+      for (let i = 0; i < 5; i++) writeFileSync(join(root, `f${i}.txt`), `needle ${i}\n`);
+      // Files whose stamps are older than the racy window are kept.
+      await new Promise((r) => setTimeout(r, 2200));
+      const session = await api.openSession({ cwd: root });
+      session.smartFileQuerySync({ regex: 'needle' });
+      expect(session.stats()).toMatchObject({ filesReread: 5, filesReused: 0, filesKnown: 5 });
+      const again = session.smartFileQuerySync({ regex: 'needle' });
+      expect(session.stats()).toMatchObject({ filesReread: 0, filesReused: 5 });
+      expect(again.aggregate.totalMatches).toBe(5);
+      // A same-size edit, its mtime set back: the ctime tells, the answer is the new text.
+      writeFileSync(join(root, 'f2.txt'), 'nEedle 2\n');
+      utimesSync(join(root, 'f2.txt'), new Date(2020, 0, 1), new Date(2020, 0, 1));
+      const after = session.smartFileQuerySync({ regex: 'needle' });
+      expect(after.aggregate.totalMatches).toBe(4);
+      expect(JSON.stringify(after)).toBe(JSON.stringify(api.smartFileQuerySync({ regex: 'needle', cwd: root })));
+      expect(session.stats()).toMatchObject({ filesReread: 1, filesReused: 4 });
+      session.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Sessions against cold calls, over many seeds: `node scripts/session-diff.mjs
+// [--seeds 1-20] [--steps 1000]`. Each seed: a generated git repository, a
+// session on it, then steps of one random mutation and one random query asked
+// of the session and cold, compared whole (__tests__/helpers/session-diff.mjs).
+// Prints each difference and exits 1 when there is any.
+import { runSeed } from '../__tests__/helpers/session-diff.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : dflt;
+};
+const [from, to = from] = opt('seeds', '1-20').split('-').map(Number);
+const steps = Number(opt('steps', '1000'));
+let total = 0;
+for (let seed = from; seed <= to; seed++) {
+  const t = Date.now();
+  const { differences, stats } = await runSeed(seed, steps);
+  total += differences.length;
+  for (const d of differences) console.log(JSON.stringify(d));
+  console.log(`seed ${seed}: ${steps} steps, ${differences.length} differences, ${((Date.now() - t) / 1000).toFixed(1)} s (last call: ${stats.filesReused} files from memory, ${stats.filesReread} read)`);
+}
+console.log(total === 0 ? `no difference in ${to - from + 1} seeds × ${steps} steps` : `${total} differences`);
+process.exit(total === 0 ? 0 : 1);
