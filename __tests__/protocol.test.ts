@@ -292,6 +292,9 @@ describe('show', () => {
     expect(r.text).toBe('show: "alpha" (fixed) in wide/long.txt: 50 matching lines, more than 20; refusing to print snippets: narrow the query (a longer term, --identifier or --word), or use sample\n');
     const c = cli(big, 'show', 'alpha', 'wide/long.txt');
     expect([c.code, c.stdout, c.stderr]).toEqual([1, r.text, '']);
+    // In a boundary mode the advice is what narrows there, not the mode already in use.
+    const word = showSync({ query: 'alpha', file: 'wide/long.txt', mode: 'word', cwd: big });
+    expect(word.text).toBe('show: "alpha" (word) in wide/long.txt: 50 matching lines, more than 20; refusing to print snippets: narrow the query (a longer, more specific term), or use sample\n');
     const limit = showSync({ query: 'hit', file: 'huge/many.txt', cwd: big });
     expect([limit.exitCode, limit.refused?.reason, limit.atLeast]).toEqual([1, 'scanLimit', true]);
     const dir = cli(small, 'show', 'probe', 'src');

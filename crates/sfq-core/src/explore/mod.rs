@@ -78,6 +78,19 @@ pub enum QueryMode {
 }
 
 impl QueryMode {
+    /// What narrows a query in this mode, for refusals and warnings (the
+    /// boundary modes already match whole names: a longer term helps, not
+    /// `--identifier` or `--word` again).
+    pub fn narrowing(self) -> &'static str {
+        match self {
+            QueryMode::Fixed => "a longer term, --identifier or --word",
+            QueryMode::Identifier | QueryMode::Word => "a longer, more specific term",
+            QueryMode::Regex => "a more specific pattern",
+        }
+    }
+}
+
+impl QueryMode {
     /// The mode named `name` (`fixed`, `identifier`, `word`, `regex`).
     pub fn parse(api: &str, name: Option<String>) -> Result<QueryMode> {
         match name.as_deref() {
@@ -723,14 +736,22 @@ pub fn count_text(n: u64, at_least: bool) -> String {
 }
 
 /// The broad-query warning, when the counts call for it.
-pub fn broad_warning(matches: u64, files: u64, at_least: bool) -> Option<String> {
+pub fn broad_warning(
+    mode: QueryMode,
+    matches: u64,
+    files: u64,
+    at_least: bool,
+) -> Option<String> {
     if matches <= BROAD_LINES && files <= BROAD_FILES && !at_least {
         return None;
     }
+    let how = match mode {
+        QueryMode::Fixed => "--identifier, --word, a longer term",
+        _ => mode.narrowing(),
+    };
     Some(format!(
         "broad query: {} matching lines in {} files (more than {BROAD_LINES} lines or {BROAD_FILES} \
-         files); narrow the path or the query (--identifier, --word, a longer term) instead of \
-         raising limits",
+         files); narrow the path or the query ({how}) instead of raising limits",
         count_text(matches, at_least),
         count_text(files, at_least),
     ))

@@ -167,7 +167,7 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
     let files = s.files.len() as u64;
     let total_clusters: u64 = s.files.iter().map(|(_, f)| f.clusters as u64).sum();
     let mut warnings = query_warnings(mode, &query);
-    warnings.extend(broad_warning(s.matches, files, s.at_least));
+    warnings.extend(broad_warning(mode, s.matches, files, s.at_least));
     if s.at_least {
         warnings.push(limit_warning());
     }

@@ -105,7 +105,7 @@ pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
     let top_files = top(d.files);
 
     let mut warnings = query_warnings(mode, &query);
-    warnings.extend(broad_warning(d.matches, files, d.at_least));
+    warnings.extend(broad_warning(mode, d.matches, files, d.at_least));
     if d.at_least {
         warnings.push(limit_warning());
     }

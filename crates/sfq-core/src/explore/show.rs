@@ -133,7 +133,8 @@ pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
             reason: "scanLimit",
             message: format!(
                 "show: {name}: at least {SCAN_LIMIT} matching lines (the scan limit); refusing to \
-                 print snippets: narrow the query (a longer term, --identifier or --word)"
+                 print snippets: narrow the query ({})",
+                mode.narrowing()
             ),
         })
     } else if hits.len() > MAX_MATCHES {
@@ -141,8 +142,8 @@ pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
             reason: "tooManyMatches",
             message: format!(
                 "show: {name}: {matches} matching lines, more than {MAX_MATCHES}; refusing to \
-                 print snippets: narrow the query (a longer term, --identifier or --word), or use \
-                 sample"
+                 print snippets: narrow the query ({}), or use sample",
+                mode.narrowing()
             ),
         })
     } else {
