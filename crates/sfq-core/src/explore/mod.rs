@@ -736,12 +736,7 @@ pub fn count_text(n: u64, at_least: bool) -> String {
 }
 
 /// The broad-query warning, when the counts call for it.
-pub fn broad_warning(
-    mode: QueryMode,
-    matches: u64,
-    files: u64,
-    at_least: bool,
-) -> Option<String> {
+pub fn broad_warning(mode: QueryMode, matches: u64, files: u64, at_least: bool) -> Option<String> {
     if matches <= BROAD_LINES && files <= BROAD_FILES && !at_least {
         return None;
     }
