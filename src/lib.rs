@@ -243,14 +243,22 @@ pub fn query(
     token: &CancelToken,
     compact: Option<bool>,
 ) -> AsyncTask<QueryTask> {
-    AsyncTask::new(QueryTask(Request::new(
-        kind,
-        options,
-        pattern,
-        token.flag.clone(),
-        token.progress.clone(),
-        compact,
-    )))
+    query_task(kind, options, pattern, token, compact, None)
+}
+
+/// A query's task, on `session` when given.
+fn query_task(
+    kind: String,
+    options: String,
+    pattern: Option<Utf16String>,
+    token: &CancelToken,
+    compact: Option<bool>,
+    session: Option<Arc<sfq_core::session::Session>>,
+) -> AsyncTask<QueryTask> {
+    let mut request =
+        Request::new(kind, options, pattern, token.flag.clone(), token.progress.clone(), compact);
+    request.session = session;
+    AsyncTask::new(QueryTask(request))
 }
 
 /// Runs `smartFileQuery` off the JS thread writing its JSON straight to the
@@ -309,16 +317,7 @@ impl NativeSession {
         token: &CancelToken,
         compact: Option<bool>,
     ) -> AsyncTask<QueryTask> {
-        let mut request = Request::new(
-            kind,
-            options,
-            pattern,
-            token.flag.clone(),
-            token.progress.clone(),
-            compact,
-        );
-        request.session = Some(self.inner.clone());
-        AsyncTask::new(QueryTask(request))
+        query_task(kind, options, pattern, token, compact, Some(self.inner.clone()))
     }
 
     /// [`query_sync`] on this session.

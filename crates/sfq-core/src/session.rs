@@ -472,7 +472,9 @@ impl Session {
             files_reread: c.files_read,
             files_reused: c.files_reused,
             calls,
-            last_refresh: (calls > 0).then(|| iso_ms(last)),
+            last_refresh: (calls > 0).then(|| {
+                crate::glob_files::iso8601(SystemTime::UNIX_EPOCH + Duration::from_millis(last))
+            }),
             closed: self.closed.load(Ordering::Relaxed),
         }
     }
@@ -482,31 +484,6 @@ impl Session {
         self.closed.store(true, Ordering::Relaxed);
         self.cache.clear();
     }
-}
-
-/// `ms` since the epoch as ISO 8601 UTC with milliseconds (as JS's
-/// `Date#toISOString`).
-fn iso_ms(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        ms % 1000
-    )
 }
 
 #[cfg(test)]
