@@ -1,0 +1,135 @@
+// Sessions beyond the differential suite: a root deleted or replaced, many
+// sessions at once, calls overlapping while files are written, a process
+// exiting with sessions open, a folder outside git.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const api = require('../index.js');
+const INDEX = resolve(__dirname, '..', 'index.js');
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'sfq-session-life-'));
+  for (const [rel, body] of Object.entries(files)) {
+    mkdirSync(join(root, rel, '..'), { recursive: true });
+    writeFileSync(join(root, rel), body);
+  }
+  return root;
+}
+
+const same = (a: unknown, b: unknown) => expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+
+describe('a session', () => {
+  it('whose root is deleted answers with the cold call\'s error, and after it is made again, the cold answer', async () => {
+    const root = tree({ 'a.txt': 'needle one\n', 'src/b.ts': 'const needle = 2;\n' });
+    const session = await api.openSession({ cwd: root });
+    same(session.smartFileQuerySync({ regex: 'needle' }), api.smartFileQuerySync({ regex: 'needle', cwd: root }));
+    rmSync(root, { recursive: true, force: true });
+    let cold: any;
+    try {
+      api.smartFileQuerySync({ regex: 'needle', cwd: root });
+    } catch (e) {
+      cold = e;
+    }
+    expect(cold?.code).toBe('ENOENT');
+    expect(() => session.smartFileQuerySync({ regex: 'needle' })).toThrow(expect.objectContaining({ code: 'ENOENT', message: cold.message }));
+    await expect(session.searchCode('needle')).rejects.toMatchObject({ code: 'ENOENT' });
+    // Replaced: another tree at the same path (new inodes, same sizes and names).
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, 'a.txt'), 'needle uno\n');
+    writeFileSync(join(root, 'src/b.ts'), 'const other = 2;\n');
+    same(session.smartFileQuerySync({ regex: 'needle|other' }), api.smartFileQuerySync({ regex: 'needle|other', cwd: root }));
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('many at once, each on its own tree, interleaved', async () => {
+    const roots = Array.from({ length: 12 }, (_, i) => tree({ [`f${i}.txt`]: `tree ${i} needle\n`, 'common.md': `common ${i}\n` }));
+    const sessions = await Promise.all(roots.map((cwd) => api.openSession({ cwd })));
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(sessions.map((s: any) => s.smartFileQuery({ regex: 'needle|common' })));
+      answers.forEach((a: any, i: number) => same(a, api.smartFileQuerySync({ regex: 'needle|common', cwd: roots[i] })));
+      writeFileSync(join(roots[round], 'common.md'), `changed ${round}\n`);
+    }
+    for (const s of sessions) s.close();
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+
+  it('outside git: ignore files still apply and answers follow the tree', async () => {
+    const root = tree({ '.gitignore': 'skip/\n', 'skip/x.txt': 'needle\n', 'keep/y.txt': 'needle\n', 'z.txt': 'none\n' });
+    const session = await api.openSession({ cwd: root });
+    const ask = () => same(session.grepContentSync({ pattern: 'needle' }), api.grepContentSync({ pattern: 'needle', cwd: root }));
+    ask();
+    writeFileSync(join(root, '.gitignore'), 'keep/\n');
+    ask();
+    writeFileSync(join(root, 'z.txt'), 'needle\n');
+    ask();
+    expect(session.grepContentSync({ pattern: 'needle' }).totalMatches).toBe(2);
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('calls overlapping while another process writes: every file is read once, whole (atomic saves), as a cold call could', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`d${i % 4}/f${i}.txt`] = 'version 0\n';
+    const root = tree(files);
+    const writer = spawn(process.execPath, ['-e', `
+      const fs = require('fs'); const path = require('path');
+      let n = 1; const end = Date.now() + 4000;
+      while (Date.now() < end) {
+        const f = path.join(${JSON.stringify(root)}, 'd' + (n % 4), 'f' + (n % 40) + '.txt');
+        fs.writeFileSync(f + '.tmp', 'version ' + n + '\\n');
+        fs.renameSync(f + '.tmp', f);
+        n++;
+      }
+    `], { stdio: 'ignore' });
+    const done = new Promise((r) => writer.on('exit', r));
+    const session = await api.openSession({ cwd: root });
+    let calls = 0;
+    let running = true;
+    void done.then(() => {
+      running = false;
+    });
+    while (running) {
+      const answers = await Promise.all([
+        session.smartFileQuery({ regex: '^version \\d+$', glob: '**/f*.txt', contextLines: 0 }),
+        session.smartFileQuery({ regex: '^version \\d+$', glob: '**/f*.txt', contextLines: 0 }),
+        session.grepContent({ pattern: 'version', fileGlob: 'f*.txt', contextLines: 0 }),
+      ]);
+      for (const a of answers.slice(0, 2)) {
+        // Each of the 40 files was taken whole: one match, its whole line.
+        expect(a.aggregate.filesMatched).toBe(40);
+        for (const r of a.results) {
+          expect(r.matchCount).toBe(1);
+          expect(r.matches[0].context.line).toMatch(/^version \d+$/);
+        }
+      }
+      expect(answers[2].totalMatches).toBe(40);
+      calls += 3;
+    }
+    expect(calls).toBeGreaterThan(3);
+    // Once the writes stop, the session's answer is the cold one.
+    same(session.smartFileQuerySync({ regex: 'version' }), api.smartFileQuerySync({ regex: 'version', cwd: root }));
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('open when the process exits: it exits cleanly', () => {
+    const root = tree({ 'a.txt': 'needle\n' });
+    const r = spawnSync(process.execPath, ['-e', `
+      const api = require(${JSON.stringify(INDEX)});
+      (async () => {
+        const sessions = await Promise.all([1, 2, 3].map(() => api.openSession({ cwd: ${JSON.stringify(root)} })));
+        const pending = sessions.map((s) => s.smartFileQuery({ regex: 'needle' }));
+        console.log(sessions[0].smartFileQuerySync({ regex: 'needle' }).aggregate.totalMatches);
+        await pending[0];
+        process.exit(0);
+      })();
+    `], { encoding: 'utf8' });
+    expect([r.status, r.signal, r.stdout.trim(), r.stderr]).toEqual([0, null, '1', '']);
+    rmSync(root, { recursive: true, force: true });
+  });
+});
