@@ -881,3 +881,37 @@ describe('the command line', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('one warm session per root', () => {
+  it('answers every tool through a session: the cold answers, unchanged files taken from memory, a changed one read again', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`src/m${i}.ts`] = `export function warm${i}() { return 'needle ${i}'; }\n`;
+    const root = makeTree(files, 'sfq-mcp-warm-');
+    try {
+      // Older than the racy window (2 s): their contents may be kept.
+      await new Promise((r) => setTimeout(r, 2200));
+      const server = await startServer(['--timeout-seconds', '30'], root);
+      const ask = { regex: 'needle \\d+', contextLines: 0 };
+      const first = await ok(server, 'smart_file_query', ask);
+      const cold = () => api.smartFileQuerySync({ ...ask, cwd: root, maxResultBytes: searchResultBytes(20000) });
+      expect(first).toEqual(cold());
+      const again = await ok(server, 'smart_file_query', ask);
+      expect(again).toEqual(first);
+      let status = await ok(server, 'task_status', {});
+      expect(status.session).toMatchObject({ calls: 2, files_known: 20, freshness: 'statRevalidation', last_call_files_reused: 20, last_call_files_reread: 0 });
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(join(root, 'src/m3.ts'), "export function warm3() { return 'changed'; }\n");
+      const after = await ok(server, 'smart_file_query', ask);
+      expect(after).toEqual(cold());
+      expect(after.aggregate.totalMatches).toBe(19);
+      status = await ok(server, 'task_status', {});
+      expect(status.session).toMatchObject({ calls: 3, last_call_files_reused: 19, last_call_files_reread: 1 });
+      // The other tools go through it too.
+      const search = await ok(server, 'search_code', { query: 'warm1' });
+      expect(search.matchCount).toBe(api.searchCodeSync('warm1', { cwd: root }).matchCount);
+      expect((await ok(server, 'task_status', {})).session.calls).toBe(4);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -33,7 +33,8 @@ const TASK_TOOLS = [
     description:
       'Status of a background search (glob_files, grep_content or search_code that outlasted timeout_seconds): ' +
       'running, completed, failed or cancelled, with the elapsed time; while it runs, progress: files searched out of the ' +
-      'candidates found so far, matches so far and the first hits already found (path, line, text). Without task_id: every task of this session.',
+      'candidates found so far, matches so far and the first hits already found (path, line, text). Without task_id: every task of this session, and ' +
+      'what the server\'s warm session on the root holds (every tool answers through it, each answer the cold one).',
     inputSchema: { type: 'object', additionalProperties: false, properties: { task_id: TASK_ID } },
   },
   {
@@ -117,6 +118,44 @@ export function toolError(spec, args, e) {
 }
 
 /**
+ * The API the tools call: each query the session has goes to the session
+ * (the `cwd: root` the tools pass is its root, so it is dropped), the rest
+ * (createWindowViewer, formatOutline) to the module.
+ * @param {object} module the package's API
+ * @param {() => Promise<object>} opened the session, opened on first use
+ * @param {string} root
+ */
+function sessionApi(module, opened, root) {
+  const SESSION_QUERIES = new Set([
+    'smartFileQuery', 'searchCode', 'grep', 'grepContent', 'globFiles', 'findFiles',
+    'survey', 'scout', 'sample', 'show', 'getOutline',
+  ]);
+  const atRoot = (o) => {
+    if (o === null || typeof o !== 'object' || Array.isArray(o) || o.cwd !== root) return o;
+    const { cwd: _root, ...rest } = o;
+    return rest;
+  };
+  return new Proxy(module, {
+    get(target, name, receiver) {
+      if (typeof name !== 'string' || !SESSION_QUERIES.has(name)) return Reflect.get(target, name, receiver);
+      return async (...args) => (await opened())[name](...args.map(atRoot));
+    },
+  });
+}
+
+/** task_status's view of the session: what it holds and how its last call went. */
+function sessionSummary(stats) {
+  return {
+    files_known: stats.filesKnown,
+    content_bytes: stats.contentBytes,
+    calls: stats.calls,
+    freshness: stats.freshness,
+    last_call_files_reread: stats.filesReread,
+    last_call_files_reused: stats.filesReused,
+  };
+}
+
+/**
  * The MCP server of one client session.
  * @param {{
  *   root: string,
@@ -131,8 +170,16 @@ export function createMcpServer(options) {
   const root = options.root;
   const budget = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const warn = options.warn ?? (() => {});
-  const api = options.api ?? require('../../index.js');
-  const ctx = { api, root, viewer: api.createWindowViewer(100, { cwd: root }), maxResultBytes: searchResultBytes(budget) };
+  const module = options.api ?? require('../../index.js');
+  // Every query goes through one session on the root: warm answers, each the
+  // cold call's (lib/session.js). Opened at the first call.
+  let session;
+  const opened = () => {
+    session ??= module.openSession({ cwd: root });
+    return session;
+  };
+  const api = sessionApi(module, opened, root);
+  const ctx = { api, root, viewer: module.createWindowViewer(100, { cwd: root }), maxResultBytes: searchResultBytes(budget) };
   const tasks = new TaskRegistry();
   const specs = new Map(TOOLS.map((t) => [t.name, t]));
   const warned = new Set();
@@ -247,7 +294,11 @@ export function createMcpServer(options) {
 
   async function callTaskTool(name, args, signal) {
     if (name === 'task_status') {
-      if (args.task_id === undefined) return jsonResult(fitAny({ tasks: tasks.list().map(taskSummary) }, budget), false);
+      if (args.task_id === undefined) {
+        const all = { tasks: tasks.list().map(taskSummary) };
+        if (session !== undefined) all.session = sessionSummary((await session).stats());
+        return jsonResult(fitAny(all, budget), false);
+      }
       return jsonResult(fitAny(taskSummary(tasks.get(args.task_id)), budget), false);
     }
     const task = tasks.get(args.task_id);
@@ -315,9 +366,10 @@ export function createMcpServer(options) {
   return {
     server,
     tasks,
-    /** Ends every task (the session is over). */
+    /** Ends every task and the session (the client is gone). */
     shutdown() {
       tasks.cancelAll();
+      session?.then((open) => open.close(), () => {});
     },
   };
 }
