@@ -84,6 +84,7 @@ pub struct WalkConfig {
     pub(crate) env: GitEnvironment,
     pub(crate) filter: Option<Arc<dyn PathFilter>>,
     pub(crate) report_dropped: bool,
+    pub(crate) recurse_submodules: bool,
 }
 
 impl fmt::Debug for WalkConfig {
@@ -101,6 +102,7 @@ impl fmt::Debug for WalkConfig {
             .field("abs_paths", &self.abs_paths)
             .field("threads", &self.threads)
             .field("filter", &self.filter.is_some())
+            .field("recurse_submodules", &self.recurse_submodules)
             .finish()
     }
 }
@@ -123,6 +125,7 @@ impl WalkConfig {
                 env: GitEnvironment::from_process(),
                 filter: None,
                 report_dropped: false,
+                recurse_submodules: false,
             },
             bad_prune: None,
         }
@@ -232,6 +235,19 @@ impl WalkConfigBuilder {
     /// caller can look at what was left out without walking again.
     pub fn report_dropped(mut self, yes: bool) -> Self {
         self.config.report_dropped = yes;
+        self
+    }
+
+    /// Whether initialised submodules are walked too, as `git ls-files
+    /// --recurse-submodules` lists them (default `false`, as in git). A
+    /// submodule is walked when its gitlink (an index entry of mode 160000)
+    /// lies under the root and its directory holds a `.git` file or
+    /// directory naming a repository; its files are listed under its path,
+    /// by its own index and ignore rules (its untracked, not ignored files
+    /// too: see the [module documentation](super)), and its own submodules
+    /// likewise. Without it a gitlink is never entered (nor listed).
+    pub fn recurse_submodules(mut self, yes: bool) -> Self {
+        self.config.recurse_submodules = yes;
         self
     }
 

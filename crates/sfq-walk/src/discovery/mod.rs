@@ -30,7 +30,27 @@
 //!   [`WalkError::Repository`], as git dies on it;
 //! * excluded directories are not entered (a file below cannot be
 //!   re-included), untracked nested repositories and submodules are not
-//!   entered, `.git` is never listed nor entered;
+//!   entered (gitlinks are not listed either), `.git` is never listed nor
+//!   entered;
+//! * with [`WalkConfigBuilder::recurse_submodules`], initialised submodules
+//!   as `git ls-files --recurse-submodules` lists them: every gitlink under
+//!   the root whose directory holds a `.git` file or directory naming a
+//!   repository (usually `$GIT_DIR/modules/<name>`) is walked as git run in
+//!   that directory walks it — its own index, `.gitignore` files,
+//!   `info/exclude` and configuration (`core.excludesFile`), its own
+//!   submodules in turn — and its paths are listed under the submodule's
+//!   path, in path order with the rest. A gitlink is tracked, so an ignore
+//!   rule of the superproject does not hide it, and the superproject's
+//!   rules do not apply inside it; the hidden, prune and filter settings
+//!   apply to the full path. An uninitialised submodule (an empty
+//!   directory, a `.git` naming nothing) is skipped without an error.
+//!   **Untracked files inside a submodule** follow the rule of the top:
+//!   tracked plus untracked-but-not-ignored by the submodule's own rules,
+//!   what `git -C <submodule> ls-files --cached --others
+//!   --exclude-standard` lists (`git ls-files --recurse-submodules` only
+//!   supports `--cached`, and `git grep --recurse-submodules --untracked`
+//!   is refused; a search tool finds the file an agent just wrote in a
+//!   submodule as it does at the top);
 //! * a root below the work-tree top: the parents' `.gitignore` files apply
 //!   and an excluded parent hides every untracked file, as in git;
 //! * `.git` files (`gitdir:`), linked worktrees and `commondir`.
@@ -46,6 +66,13 @@
 //!   objects and lists the files there as untracked ones, so a tracked file
 //!   there that an ignore rule matches is left out (and, with
 //!   `sparse.expectFilesOutsideOfPatterns`, a tracked file there is listed);
+//! * submodules: whether git counts one as active (`submodule.<name>.active`,
+//!   `submodule.active`, `submodule.<name>.url`) is not consulted — a
+//!   gitlink whose directory holds a repository is walked; a gitlink whose
+//!   directory holds no valid `.git` is skipped, where git falls back to
+//!   the git dir `$GIT_DIR/modules/<name>` (`<name>` from `.gitmodules`)
+//!   and lists that index's paths, files on disk or not; a gitlink inside
+//!   a sparse directory entry is not seen;
 //! * the index checksum is not verified (git verifies it);
 //! * `core.ignoreCase = true` folds case in ignore rules and for `.git`, but
 //!   index lookups stay case-sensitive;
@@ -70,6 +97,7 @@ mod gitconfig;
 mod index;
 mod repo;
 mod rules;
+mod submodule;
 mod walker;
 mod whole;
 mod wildmatch;
@@ -539,5 +567,16 @@ fn walk_git(
         let range = index.range_under(&repo.prefix);
         walker.resolve_slow(&repo.prefix, range, &mut extra);
     }
-    finish(walker, extra, Mode::Git { top: repo.top.clone(), git_dir: repo.git_dir.clone() })
+    // Submodules are walked after the superproject (each walk is parallel
+    // on its own), whether or not the root's leading path is walkable: a
+    // gitlink is tracked, so ignore rules do not hide it.
+    let submodules = if config.recurse_submodules && !walker.cancelled.load(Ordering::Relaxed) {
+        let roots = walker.submodule_roots(&index, index.range_under(&repo.prefix));
+        submodule::walk_all(config, cancel, roots)?
+    } else {
+        Vec::new()
+    };
+    let listing =
+        finish(walker, extra, Mode::Git { top: repo.top.clone(), git_dir: repo.git_dir.clone() })?;
+    Ok(submodule::merge(listing, submodules, config))
 }

@@ -639,6 +639,51 @@ impl<'a> Walker<'a> {
 }
 
 impl Walker<'_> {
+    /// With `recurse_submodules`: the root-relative paths of the submodules
+    /// to walk, in index order: gitlinks in `range` (the entries under the
+    /// root) that the hidden, prune and filter settings keep (as a
+    /// directory), reached through real directories only (no symlink is
+    /// followed), whose directory holds a repository (see
+    /// [`super::submodule::initialised`]). Ignore rules do not matter: a
+    /// gitlink is tracked.
+    pub(crate) fn submodule_roots(
+        &self,
+        index: &Index,
+        range: std::ops::Range<usize>,
+    ) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for i in range {
+            if !index.entries[i].is_gitlink() {
+                continue;
+            }
+            let Some(rrel) = self.root_rel(index.path(i)) else { continue };
+            if rrel.is_empty() {
+                continue;
+            }
+            // Every component is a directory's: checked as hidden or pruned.
+            let mut as_dir = rrel.to_vec();
+            as_dir.push(b'/');
+            if self.dropped_by_components(&as_dir) {
+                continue;
+            }
+            if self.cfg.filter.as_ref().is_some_and(|f| f.skip_dir(&String::from_utf8_lossy(rrel)))
+            {
+                continue;
+            }
+            let mut real = true;
+            let mut end = 0;
+            while real && end < rrel.len() {
+                end += rrel[end..].iter().position(|&c| c == b'/').unwrap_or(rrel.len() - end);
+                real = fs::symlink_metadata(self.abs(&rrel[..end])).is_ok_and(|m| m.is_dir());
+                end += 1;
+            }
+            if real && super::submodule::initialised(&self.abs(rrel)) {
+                out.push(rrel.to_vec());
+            }
+        }
+        out
+    }
+
     /// A sparse directory entry (`dir` without its `/`), reached by the
     /// resolution of tracked paths: not on disk, it is left out (recorded);
     /// on disk, its files are walked as untracked ones where the walk enters
