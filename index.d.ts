@@ -83,6 +83,15 @@ export interface SmartFileQueryOptions {
   regexTimeoutMs?: number;
   /** Worker threads (1–256). Default: the number of CPUs. Output is identical for any value. */
   threads?: number;
+  /**
+   * Search initialised git submodules too, as `git ls-files --recurse-submodules`
+   * lists them (default `false`, as in git): each submodule's files under its
+   * path, by its own index and ignore rules; untracked files inside it as at
+   * the top (tracked plus untracked-but-not-ignored by the submodule's own
+   * rules). Uninitialised submodules are skipped. Without it a submodule is
+   * never entered.
+   */
+  recurseSubmodules?: boolean;
   /** Aborts the call (async form only; the second argument does too). */
   signal?: AbortSignal;
   /** Called with the search's progress while it runs (async form only). */
@@ -105,6 +114,8 @@ export interface SmartFileQueryEcho {
   maxLineLength?: number;
   /** Present only when `maxResultBytes` was given. */
   maxResultBytes?: number;
+  /** Present only when `recurseSubmodules: true` was asked for. */
+  recurseSubmodules?: true;
 }
 
 /** One match and its surrounding lines. */
@@ -318,6 +329,15 @@ export interface FindFilesOptions {
   timeoutMs?: number;
   /** Worker threads (1–256). */
   threads?: number;
+  /**
+   * List the files and folders of initialised git submodules too, as `git ls-files --recurse-submodules`
+   * lists them (default `false`, as in git): each submodule's files under its
+   * path, by its own index and ignore rules; untracked files inside it as at
+   * the top (tracked plus untracked-but-not-ignored by the submodule's own
+   * rules). Uninitialised submodules are skipped. Without it a submodule is
+   * never entered.
+   */
+  recurseSubmodules?: boolean;
 }
 
 /** An entry {@link findFiles} found. */
@@ -357,6 +377,13 @@ export interface SkipCounts {
   unreadable: number;
   /** Files where the regex engine's work budget ran out. */
   budget: number;
+  /**
+   * Tracked files a sparse checkout left out of the work tree (`git
+   * sparse-checkout`): not searched or listed, as `git grep` does not search
+   * them; with a sparse index a directory left out whole counts once. Only
+   * those the call's filters would have taken; present only when not 0.
+   */
+  notCheckedOut?: number;
 }
 
 /** What a running search reports to `onProgress` (about every 100 ms, when something changed). */
@@ -409,6 +436,15 @@ export interface AgentSearchCommonOptions {
    * array just ends).
    */
   maxResultBytes?: number;
+  /**
+   * Search initialised git submodules too, as `git ls-files --recurse-submodules`
+   * lists them (default `false`, as in git): each submodule's files under its
+   * path, by its own index and ignore rules; untracked files inside it as at
+   * the top (tracked plus untracked-but-not-ignored by the submodule's own
+   * rules). Uninitialised submodules are skipped. Without it a submodule is
+   * never entered.
+   */
+  recurseSubmodules?: boolean;
 }
 
 /** Options of {@link searchCode} (seed 003's `SearchOptions`, plus paging and budgets). */
@@ -477,7 +513,11 @@ export interface SearchResult {
   reason?: 'timeBudget';
   /** Present when `maxResultBytes`, not `maxResults`, left matching lines out. */
   truncatedBy?: 'maxResultBytes';
-  /** When nothing matched: how many matching lines the excluded or git-ignored files hold (`0 matches; 12 in files excluded by node_modules`), from a bounded extra look. */
+  /**
+   * When nothing matched: how many matching lines the excluded or git-ignored files hold (`0 matches; 12 in files
+   * excluded by node_modules`), from a bounded extra look, and how many files a sparse checkout left out
+   * (`0 matches; 40 files of the sparse checkout are not checked out`).
+   */
   hint?: string;
 }
 
@@ -605,7 +645,7 @@ export interface GrepContentResult {
   reason?: 'timeBudget';
   /** Present when `maxResultBytes`, not `maxResults`, left matching lines out. */
   truncatedBy?: 'maxResultBytes';
-  /** When nothing matched: what the excluded or git-ignored files hold. */
+  /** When nothing matched: what the excluded or git-ignored files hold, and what a sparse checkout left out (see {@link SearchResult.hint}). */
   hint?: string;
 }
 
@@ -636,6 +676,15 @@ export interface GlobFilesOptions extends Seed004ExcludeOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   threads?: number;
+  /**
+   * List the files of initialised git submodules too, as `git ls-files --recurse-submodules`
+   * lists them (default `false`, as in git): each submodule's files under its
+   * path, by its own index and ignore rules; untracked files inside it as at
+   * the top (tracked plus untracked-but-not-ignored by the submodule's own
+   * rules). Uninitialised submodules are skipped. Without it a submodule is
+   * never entered.
+   */
+  recurseSubmodules?: boolean;
   /** Called with the listing's progress while it runs (async form only). */
   onProgress?: (progress: SearchProgress) => void;
 }
@@ -670,9 +719,9 @@ export interface GlobFilesResult<F extends GlobFile | GlobFilePath = GlobFile> {
   /** Absolute directory searched. */
   root: string;
   pattern: string;
-  /** What was not listed, by reason (a listing only meets unreadable directories). */
+  /** What was not listed, by reason (a listing only meets unreadable directories, and files a sparse checkout left out). */
   skipped: SkipCounts;
-  /** When nothing matched: how many matching files the exclusions, `.gitignore` or the hidden rule left out (`0 files; 2 excluded by node_modules`). */
+  /** When nothing matched: how many matching files the exclusions, `.gitignore` or the hidden rule left out (`0 files; 2 excluded by node_modules`), and a sparse checkout (`0 files; 3 files of the sparse checkout are not checked out`). */
   hint?: string;
 }
 
@@ -746,6 +795,8 @@ export interface SurveyOptions extends ExploreOptions {
   terms: string[];
   /** Up to 8 files or folders to compare (default: the root's top-level entries). */
   paths?: string[];
+  /** Search initialised git submodules too, as `git ls-files --recurse-submodules` (default `false`; see {@link SmartFileQueryOptions.recurseSubmodules}). */
+  recurseSubmodules?: boolean;
   /** Not `regex`: survey compares fixed terms. */
   mode?: Exclude<ExploreMode, 'regex'>;
 }
@@ -793,6 +844,8 @@ export interface ScoutOptions extends ExploreOptions {
   query: string;
   /** Files or folders to search (default: the root). */
   paths?: string[];
+  /** Search initialised git submodules too, as `git ls-files --recurse-submodules` (default `false`; see {@link SmartFileQueryOptions.recurseSubmodules}). */
+  recurseSubmodules?: boolean;
   mode?: ExploreMode;
 }
 

@@ -64,6 +64,11 @@ macro_rules! common_options {
                 Kind::Int(1024, MAX_RESULT_BYTES),
                 "the most the returned lines may take as JSON (default 256 MiB); lines past it are counted, not returned",
             ),
+            opt(
+                "recurseSubmodules",
+                Kind::Bool,
+                "search initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
+            ),
         ]
     };
 }
@@ -122,6 +127,7 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
         c[3],
         c[4],
         c[5],
+        c[6],
     ]
 };
 
@@ -141,6 +147,7 @@ pub const GREP_OPTIONS: &[OptSpec] = &{
         c[3],
         c[4],
         c[5],
+        c[6],
     ]
 };
 
@@ -189,6 +196,7 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
         c[3],
         c[4],
         c[5],
+        c[6],
     ]
 };
 
@@ -232,6 +240,43 @@ pub struct SkipCounts {
     pub unreadable: u64,
     /// Files where the regex engine's budget ran out.
     pub budget: u64,
+    /// Tracked files a sparse checkout left out of the work tree (not
+    /// searched, as `git grep` does not search them); with a sparse index,
+    /// a directory left out whole counts once. Present only when not 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_checked_out: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What a sparse checkout left out, for a hint (`None` when nothing):
+/// `3 files of the sparse checkout are not checked out`.
+pub fn not_checked_out_note(left_out: &sfq_walk::discovery::NotCheckedOut) -> Option<String> {
+    let files = left_out.files;
+    let dirs = left_out.dirs.len();
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let (what, verb) = match (files, dirs) {
+        (0, 0) => return None,
+        (f, 0) => (count(f, "file", "files"), if f == 1 { "is" } else { "are" }),
+        (0, d) => (count(d, "directory", "directories"), if d == 1 { "is" } else { "are" }),
+        (f, d) => (
+            format!("{} and {}", count(f, "file", "files"), count(d, "directory", "directories")),
+            "are",
+        ),
+    };
+    Some(format!("{what} of the sparse checkout {verb} not checked out"))
+}
+
+/// Joins a hint (`0 matches; …`) and the sparse checkout's note.
+pub fn with_note(head: &str, hint: Option<String>, note: Option<String>) -> Option<String> {
+    match (hint, note) {
+        (hint, None) => hint,
+        (Some(h), Some(n)) => Some(format!("{h}; {n}")),
+        (None, Some(n)) => Some(format!("{head}; {n}")),
+    }
 }
 
 impl SkipCounts {
@@ -289,6 +334,8 @@ struct LineScan {
     hint: bool,
     /// `hintMs`: the hint's time, when the caller set it.
     hint_time: Option<Duration>,
+    /// `recurseSubmodules`.
+    recurse_submodules: bool,
 }
 
 /// What a line search found, before a profile shapes it.
@@ -432,18 +479,23 @@ impl LineScan {
                 engine::run_over(std::slice::from_ref(c), 1, cancel, work, &mut collector)?
             }
             Base::Dir { abs, prefix } => {
-                let (candidates, unreadable, dropped) = self.list(abs, prefix, cancel, true)?;
-                engine::run_over(&candidates, self.threads, cancel, work, &mut collector)?;
-                for u in unreadable {
+                let listed = self.list(abs, prefix, cancel, true)?;
+                engine::run_over(&listed.items, self.threads, cancel, work, &mut collector)?;
+                for u in listed.unreadable {
                     collector.unreadable(u);
                 }
+                let left_out = &listed.not_checked_out;
+                collector.found.skipped.not_checked_out =
+                    (left_out.files + left_out.dirs.len()) as u64;
                 if self.hint && collector.found.total == 0 && collector.found.incomplete.is_none() {
                     // The extra look costs at most a twentieth of the search's
                     // own time (at least 5 ms, at most 1 s) unless `hintMs` says.
                     let limit = self.hint_time.unwrap_or_else(|| {
                         (started.elapsed() / 20).clamp(HINT_MIN_TIME, HINT_TIME)
                     });
-                    collector.found.hint = self.hint(&dropped, &cancel.bounded(limit), cancel)?;
+                    let hint = self.hint(&listed.dropped, &cancel.bounded(limit), cancel)?;
+                    collector.found.hint =
+                        with_note("0 matches", hint, not_checked_out_note(left_out));
                 }
             }
         }
@@ -479,7 +531,7 @@ impl LineScan {
         prefix: &str,
         cancel: &Cancel,
         excluded: bool,
-    ) -> Result<(Vec<Candidate>, Vec<discovery::Unreadable>, discovery::Dropped)> {
+    ) -> Result<discovery::Listed<Candidate>> {
         let mut excludes = if excluded { self.excludes.clone() } else { Excludes::default() };
         let base = prefix.trim_end_matches('/');
         if excluded && !base.is_empty() {
@@ -509,20 +561,24 @@ impl LineScan {
             metadata: false,
             abs_paths: true,
             threads: self.threads,
+            recurse_submodules: self.recurse_submodules,
         };
         // What the rules dropped is reported by the searching walk (for a
         // hint without a second walk of the whole tree).
-        let (mut candidates, unreadable, mut dropped) =
+        let mut listed =
             discovery::candidates_and_dropped(abs, &profile, cancel, excluded && self.hint)?;
         if !prefix.is_empty() {
-            for c in &mut candidates {
+            for c in &mut listed.items {
                 c.rel.insert_str(0, prefix);
             }
-            for d in &mut dropped {
+            for d in &mut listed.dropped {
                 d.0.insert_str(0, prefix);
             }
+            for d in &mut listed.not_checked_out.dirs {
+                d.insert_str(0, prefix);
+            }
         }
-        Ok((candidates, unreadable, dropped))
+        Ok(listed)
     }
 
     /// When nothing matched: how many matching lines the files left out by
@@ -552,7 +608,7 @@ impl LineScan {
             let abs = self.root.join(path);
             let files = if *is_dir {
                 match self.list(&abs, &format!("{path}/"), bounded, false) {
-                    Ok((files, _, _)) => files,
+                    Ok(listed) => listed.items,
                     Err(_) => {
                         cancel.check()?;
                         left_out.cut = true;
@@ -705,6 +761,7 @@ pub fn search_code(
         with_symbols: bool_or(raw, "withSymbols", false)?,
         hint: raw.int("hintMs", 0, 60_000)? != Some(0),
         hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
+        recurse_submodules: bool_or(raw, "recurseSubmodules", false)?,
     };
     let found = scan.run(cancel, started)?;
     let truncated = scan.truncated(&found);
@@ -790,6 +847,7 @@ pub fn grep(
         with_symbols: false,
         hint: false,
         hint_time: None,
+        recurse_submodules: bool_or(raw, "recurseSubmodules", false)?,
     };
     let found = scan.run(cancel, started)?;
     Ok(found
@@ -958,6 +1016,7 @@ pub fn grep_content(
         with_symbols: bool_or(raw, "withSymbols", false)?,
         hint: raw.int("hintMs", 0, 60_000)? != Some(0),
         hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
+        recurse_submodules: bool_or(raw, "recurseSubmodules", false)?,
         root,
     };
     let found = scan.run(cancel, started)?;

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use sfq_walk::discovery::{Entry, EntryKind, PathFilter, WalkConfig, WalkError, walk};
+use sfq_walk::discovery::{
+    Entry, EntryKind, NotCheckedOut, PathFilter, WalkConfig, WalkError, walk,
+};
 use sfq_walk::glob::{GlobError, GlobOptions, GlobSet};
 
 use crate::cancel::Cancel;
@@ -57,6 +59,10 @@ pub struct DiscoveryProfile {
     pub abs_paths: bool,
     /// Worker threads.
     pub threads: usize,
+    /// Whether initialised submodules are walked too (`recurseSubmodules`,
+    /// as `git ls-files --recurse-submodules`; see sfq-walk's
+    /// `WalkConfigBuilder::recurse_submodules`).
+    pub recurse_submodules: bool,
 }
 
 /// A listing returning more entries than this `lstat`s every file during
@@ -82,24 +88,41 @@ pub fn entries(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
 ) -> Result<(Vec<Entry>, Vec<Unreadable>)> {
-    let (entries, unreadable, _) = listing(root, profile, cancel, false)?;
-    Ok((entries, unreadable))
+    let listed = listing(root, profile, cancel, false)?;
+    Ok((listed.items, listed.unreadable))
 }
 
 /// What an ignore rule or a pruned name dropped: root-relative paths (the
 /// top of each dropped subtree) with a flag for directories.
 pub type Dropped = Vec<(String, bool)>;
 
+/// A walk's items (entries or candidates) and what it reports beside them.
+#[derive(Debug)]
+pub struct Listed<T> {
+    /// The entries or candidates, in UTF-16 path order.
+    pub items: Vec<T>,
+    /// Directories and ignore files that could not be read.
+    pub unreadable: Vec<Unreadable>,
+    /// What ignore rules and pruned names dropped (when asked for).
+    pub dropped: Dropped,
+    /// The tracked paths under the root a sparse checkout left out (only
+    /// those the profile's settings and filter would have listed):
+    /// skip-worktree files, and sparse directories of a sparse index.
+    pub not_checked_out: NotCheckedOut,
+}
+
 /// [`entries`], plus what ignore rules and pruned names dropped when
-/// `report_dropped` (for a look at what was left out without a second walk).
+/// `report_dropped` (for a look at what was left out without a second walk)
+/// and what a sparse checkout left out.
 pub fn listing(
     root: &Path,
     profile: &DiscoveryProfile,
     cancel: &Cancel,
     report_dropped: bool,
-) -> Result<(Vec<Entry>, Vec<Unreadable>, Dropped)> {
+) -> Result<Listed<Entry>> {
     let mut builder = WalkConfig::builder(root)
         .report_dropped(report_dropped)
+        .recurse_submodules(profile.recurse_submodules)
         .prune_dirs(profile.prune_names.iter().map(String::as_str))
         .dirs(profile.dirs)
         .hidden(profile.hidden)
@@ -122,7 +145,12 @@ pub fn listing(
             code: s.code.map_or("EIO", |c| io_code(&std::io::Error::from_raw_os_error(c))),
         })
         .collect();
-    Ok((listing.entries, unreadable, listing.dropped))
+    Ok(Listed {
+        items: listing.entries,
+        unreadable,
+        dropped: listing.dropped,
+        not_checked_out: listing.not_checked_out,
+    })
 }
 
 /// The candidate files, in UTF-16 path order, and what could not be read.
@@ -131,24 +159,26 @@ pub fn candidates(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
 ) -> Result<(Vec<Candidate>, Vec<Unreadable>)> {
-    let (files, unreadable, _) = candidates_and_dropped(root, profile, cancel, false)?;
-    Ok((files, unreadable))
+    let listed = candidates_and_dropped(root, profile, cancel, false)?;
+    Ok((listed.items, listed.unreadable))
 }
 
-/// [`candidates`], plus what was dropped (see [`listing`]).
+/// [`candidates`], plus what was dropped and what a sparse checkout left
+/// out (see [`listing`]).
 pub fn candidates_and_dropped(
     root: &Path,
     profile: &DiscoveryProfile,
     cancel: &Cancel,
     report_dropped: bool,
-) -> Result<(Vec<Candidate>, Vec<Unreadable>, Dropped)> {
-    let (entries, unreadable, dropped) = listing(root, profile, cancel, report_dropped)?;
-    let files = entries
+) -> Result<Listed<Candidate>> {
+    let Listed { items, unreadable, dropped, not_checked_out } =
+        listing(root, profile, cancel, report_dropped)?;
+    let items = items
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
         .map(|e| Candidate { rel: e.path, abs: e.abs_path, missing: e.missing, regular: true })
         .collect();
-    Ok((files, unreadable, dropped))
+    Ok(Listed { items, unreadable, dropped, not_checked_out })
 }
 
 fn walk_error(e: WalkError, cancel: &Cancel) -> Error {

@@ -16,7 +16,7 @@ use crate::transport::{Compact, Writer};
 
 /// Options of `findFiles`.
 pub const OPTION_NAMES: &[&str] =
-    &["pattern", "path", "maxResults", "sizes", "cwd", "timeoutMs", "threads"];
+    &["pattern", "path", "maxResults", "sizes", "cwd", "timeoutMs", "threads", "recurseSubmodules"];
 /// Directories seed 002 always skips (its fallback list), at any depth.
 pub const ALWAYS_IGNORED: &[&str] = crate::agent::SEED002_EXCLUDES;
 /// Default `maxResults`.
@@ -79,7 +79,13 @@ impl PathFilter for PatternFilter {
 /// is `lstat`ed during the walk when more than
 /// [`discovery::STAT_DURING_WALK_ABOVE`] are asked for, else only the
 /// returned ones after it (by their absolute paths); without, none is.
-fn walk_profile(globs: &GlobSet, sizes: bool, max: usize, threads: usize) -> DiscoveryProfile {
+fn walk_profile(
+    globs: &GlobSet,
+    sizes: bool,
+    max: usize,
+    threads: usize,
+    recurse_submodules: bool,
+) -> DiscoveryProfile {
     DiscoveryProfile {
         prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
         filter: Some(Arc::new(PatternFilter { globs: globs.clone() })),
@@ -90,6 +96,7 @@ fn walk_profile(globs: &GlobSet, sizes: bool, max: usize, threads: usize) -> Dis
         // Only the files stated after the walk are opened by their path.
         abs_paths: sizes && max <= discovery::STAT_DURING_WALK_ABOVE,
         threads,
+        recurse_submodules,
     }
 }
 
@@ -123,7 +130,8 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     // A pattern without `/` matches the name at any depth (seed 002's "*.ts").
     let basename = !pattern.contains('/');
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
-    let profile = walk_profile(&globs, sizes, max, threads);
+    let recurse = raw.bool("recurseSubmodules")?.unwrap_or(false);
+    let profile = walk_profile(&globs, sizes, max, threads, recurse);
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
     let mut found = Vec::new();
@@ -331,7 +339,7 @@ pub(crate) mod tests {
             (false, 100, false, false),
             (false, 10_000_000, false, false),
         ] {
-            let p = walk_profile(&globs, sizes, max, 1);
+            let p = walk_profile(&globs, sizes, max, 1, false);
             assert_eq!((p.metadata, p.abs_paths), (metadata, abs_paths), "{sizes} {max}");
         }
         let tree = make_tree("find-profile", 10, false).unwrap();

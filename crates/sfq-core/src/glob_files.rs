@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use crate::agent::{SkipCounts, seed004_excludes};
+use crate::agent::{SkipCounts, not_checked_out_note, seed004_excludes, with_note};
 use crate::cancel::Cancel;
 use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
@@ -53,6 +53,11 @@ pub const GLOB_FILES_OPTIONS: &[OptSpec] = &[
         "reject with ETIMEOUT after this many milliseconds",
     ),
     opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
+    opt(
+        "recurseSubmodules",
+        Kind::Bool,
+        "list the files of initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
+    ),
 ];
 
 /// `globFiles`' result (seed 004's response, camelCase).
@@ -134,10 +139,12 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         metadata: sizes && offset.saturating_add(max) > discovery::STAT_DURING_WALK_ABOVE,
         abs_paths: sizes,
         threads: raw.threads()?,
+        recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
     };
     let started = std::time::Instant::now();
     // What the rules dropped is reported by the same walk, for the hint.
-    let (entries, unreadable, dropped) = discovery::listing(&base, &profile, cancel, true)?;
+    let discovery::Listed { items: entries, unreadable, dropped, not_checked_out } =
+        discovery::listing(&base, &profile, cancel, true)?;
     cancel.check()?;
     let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
     let total = present.len();
@@ -179,12 +186,17 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         .collect();
     let hint = if total == 0 {
         let limit = (started.elapsed() / 10).clamp(HINT_MIN, HINT_MAX);
-        hint(&base, &dropped, &profile, include, &excludes, &cancel.bounded(limit))
+        let left_out = hint(&base, &dropped, &profile, include, &excludes, &cancel.bounded(limit));
+        with_note("0 files", left_out, not_checked_out_note(&not_checked_out))
     } else {
         None
     };
     Ok(GlobResult {
-        skipped: SkipCounts { unreadable: unreadable.len() as u64, ..SkipCounts::default() },
+        skipped: SkipCounts {
+            unreadable: unreadable.len() as u64,
+            not_checked_out: (not_checked_out.files + not_checked_out.dirs.len()) as u64,
+            ..SkipCounts::default()
+        },
         hint,
         total: total as u64,
         returned: files.len() as u64,
@@ -227,6 +239,7 @@ fn hint(
                 metadata: false,
                 abs_paths: true,
                 threads: profile.threads,
+                recurse_submodules: profile.recurse_submodules,
             };
             match discovery::entries(&base.join(path), &open, cancel) {
                 Ok((files, _)) => files.len() as u64,

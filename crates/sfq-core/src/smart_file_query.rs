@@ -49,6 +49,7 @@ pub const OPTION_NAMES: &[&str] = &[
     "cwd",
     "timeoutMs",
     "threads",
+    "recurseSubmodules",
 ];
 
 /// The ignore globs every query starts with (the user's extend them).
@@ -118,6 +119,8 @@ pub struct SfqConfig {
     pub root: PathBuf,
     /// Worker threads.
     pub threads: usize,
+    /// Whether initialised git submodules are searched too.
+    pub recurse_submodules: bool,
     /// `timeoutMs`, if given.
     pub timeout_ms: Option<u64>,
     excludes: Excludes,
@@ -235,6 +238,7 @@ impl SfqConfig {
             source: raw.source().clone(),
             root,
             threads: raw.threads()?,
+            recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
             timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
             excludes,
             filter,
@@ -295,6 +299,9 @@ pub struct Echo {
     /// Present only when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_result_bytes: Option<u64>,
+    /// Present (as `true`) only when submodules were searched too.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recurse_submodules: bool,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -586,6 +593,7 @@ fn scan_files<F: Send>(
         metadata: false,
         abs_paths: true,
         threads: config.threads,
+        recurse_submodules: config.recurse_submodules,
     };
     let (candidates, unreadable) = discovery::candidates(&config.root, &profile, cancel)?;
     let ahead = Ahead::new(candidates.len());
@@ -791,6 +799,7 @@ impl SfqConfig {
             multiline: self.multiline,
             max_line_length: self.max_line_length,
             max_result_bytes: self.max_result_bytes_given.then_some(self.max_result_bytes),
+            recurse_submodules: self.recurse_submodules,
         }
     }
 }

@@ -196,12 +196,21 @@ macro_rules! explore_options {
     };
 }
 
+/// The option of the commands that walk folders (not `show`, which reads
+/// one file).
+const RECURSE_SUBMODULES: OptSpec = opt(
+    "recurseSubmodules",
+    Kind::Bool,
+    "search initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
+);
+
 /// `survey`'s options.
 pub const SURVEY_OPTIONS: &[OptSpec] = &{
     let c = explore_options!();
     [
         opt("terms", Kind::List, "fixed terms to compare (1 to 12)"),
         opt("paths", Kind::List, "paths to compare (up to 8; default: the whole root)"),
+        RECURSE_SUBMODULES,
         c[0],
         c[1],
         c[2],
@@ -217,6 +226,7 @@ pub const SCOUT_OPTIONS: &[OptSpec] = &{
     [
         opt("query", Kind::Str, "the text (or regex, in mode 'regex') to search for"),
         opt("paths", Kind::List, "files or folders to search (default: the whole root)"),
+        RECURSE_SUBMODULES,
         c[0],
         c[1],
         c[2],
@@ -253,6 +263,8 @@ pub struct Scope {
     pub explicit: bool,
     /// Worker threads.
     pub threads: usize,
+    /// Whether initialised git submodules are searched too.
+    pub recurse_submodules: bool,
 }
 
 impl Scope {
@@ -284,7 +296,13 @@ impl Scope {
         if resolved.is_empty() {
             resolved.push((".".to_string(), true));
         }
-        Ok(Scope { root, paths: resolved, explicit, threads: raw.threads()? })
+        Ok(Scope {
+            root,
+            paths: resolved,
+            explicit,
+            threads: raw.threads()?,
+            recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
+        })
     }
 
     /// The candidate files under every path (each file once, in path
@@ -398,6 +416,7 @@ impl Scope {
             metadata: false,
             abs_paths: true,
             threads: self.threads,
+            recurse_submodules: self.recurse_submodules,
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;
         for f in &mut files {
