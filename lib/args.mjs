@@ -40,6 +40,9 @@ Options:
                            where one line can be megabytes
   --cwd <dir>, -C <dir>    Search under <dir> (relative to the current
                            directory) instead; paths are relative to it
+  --recurse-submodules     Search initialised git submodules too, as git
+                           ls-files --recurse-submodules lists them (their
+                           untracked, not ignored files too)
   --help                   Print this help and exit
 
 Both "--flag value" and "--flag=value" work. A comma inside {a,b} does not
@@ -176,12 +179,13 @@ const SEED_FLAGS = {
   strings: ['regex', 'flags', 'glob', 'ignore', 'contextLines', 'maxFileSizeKB', 'maxMatches', 'encoding', 'maxLineLength'],
   booleans: ['includeAllContent', 'multiline', 'help'],
 };
-// The command line's additions to the seed: -h, -v / --version, and
+// The command line's additions to the seed: -h, -v / --version,
 // -C / --cwd (the directory searched; `options.cwd` holds every value given,
-// each relative to the one before, for the command to resolve).
+// each relative to the one before, for the command to resolve) and
+// --recurse-submodules (`options.recurseSubmodules: true`).
 const CLI_FLAGS = {
   strings: [...SEED_FLAGS.strings, 'cwd'],
-  booleans: [...SEED_FLAGS.booleans, 'version'],
+  booleans: [...SEED_FLAGS.booleans, 'version', 'recurse-submodules'],
   shorts: { h: 'help', v: 'version', C: 'cwd' },
 };
 /** The smartFileQuery options the command line sets, each by the flag of its name. */
@@ -198,6 +202,10 @@ function parseWith(spec, argv) {
     else if (name === 'version') version = version || value;
     else if (LIST_FLAGS.has(name)) (options[name] ??= []).push(...splitGlobs(value));
     else if (name === 'cwd') (options.cwd ??= []).push(value);
+    else if (name === 'recurse-submodules') {
+      if (value) options.recurseSubmodules = true;
+      else delete options.recurseSubmodules;
+    }
     else if (NUMBER_FLAGS.has(name)) options[name] = parseInteger(name, value);
     else options[name] = value;
   });

@@ -70,6 +70,9 @@ export class CwdError extends Error {}
  * and the line its usage text shows.
  */
 export const CWD_FLAG = { strings: ['cwd'], shorts: { C: 'cwd' } };
+/** `--recurse-submodules` (the commands that search or list the tree). */
+export const SUBMODULES_HELP = `  --recurse-submodules    search initialised git submodules too, as
+                          git ls-files --recurse-submodules lists them`;
 export const CWD_HELP = `  -C, --cwd <dir>         run in <dir> (relative to the current directory):
                           it is the root, and paths are relative to it`;
 

@@ -2,7 +2,7 @@
 // shell; one path per line, or the result as JSON.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
 
 /** findFiles' limit on maxResults. */
 const MAX_RESULTS = 10_000_000;
@@ -23,6 +23,7 @@ for their sizes (findFiles' sizes: false) unless --json asks for them.
                           ${DEFAULT_MAX_RESULTS}); a warning on stderr says when there were more
   --json                  print findFiles' answer as JSON instead, sizes
                           included: [{"path","type":"file"|"dir","size"?}]
+${SUBMODULES_HELP}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -32,6 +33,7 @@ input or an I/O error.
 
 const FLAGS = {
   maxResults: '--max-results',
+  recurseSubmodules: '--recurse-submodules',
   pattern: 'PATTERN',
   path: 'PATH',
 };
@@ -45,6 +47,7 @@ async function run(argv, io) {
   let help = false;
   let json = false;
   let maxResults;
+  let recurseSubmodules = false;
   const cwd = [];
   let words;
   try {
@@ -52,7 +55,7 @@ async function run(argv, io) {
       argv,
       {
         strings: ['max-results', ...CWD_FLAG.strings],
-        booleans: ['json', 'help'],
+        booleans: ['json', 'recurse-submodules', 'help'],
         shorts: { h: 'help', ...CWD_FLAG.shorts },
         positionals: true,
       },
@@ -60,6 +63,7 @@ async function run(argv, io) {
         switch (name) {
           case 'help': help = help || value; break;
           case 'json': json = value; break;
+          case 'recurse-submodules': recurseSubmodules = value; break;
           case 'max-results': maxResults = integer('--max-results', value); break;
           case 'cwd': cwd.push(value); break;
         }
@@ -79,6 +83,7 @@ async function run(argv, io) {
   const [pattern, path] = words;
   const options = { pattern };
   if (path !== undefined) options.path = path;
+  if (recurseSubmodules) options.recurseSubmodules = true;
   try {
     if (cwd.length > 0) options.cwd = resolveCwd(cwd);
   } catch (e) {

@@ -5,7 +5,7 @@
 // one-line reason on stderr.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, PROGRAM, lib, resolveCwd } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, PROGRAM, SUBMODULES_HELP, lib, resolveCwd } from './common.mjs';
 
 const MODES = `Query modes (one at most): fixed string by default;
   --identifier            no ASCII identifier character ([A-Za-z0-9_]) on
@@ -37,6 +37,7 @@ broad, and about fixed terms of 3 characters or fewer.
   --term <text>           a term to compare (repeatable, 1 to 12)
 ${MODES}
 ${BUDGETS(20, 4000)}
+${SUBMODULES_HELP}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -50,6 +51,7 @@ top_directories[path,matches] and top_files[path,matches].
 ${MODES}
 ${REGEX}
 ${BUDGETS(15, 4000)}
+${SUBMODULES_HELP}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -65,6 +67,7 @@ take turns. For more context, narrow to one file and use show.
 ${MODES}
 ${REGEX}
 ${BUDGETS(20, 6000)}
+${SUBMODULES_HELP}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -99,6 +102,7 @@ const FLAG_NAMES = {
   maxLines: '--max-lines',
   maxBytes: '--max-bytes',
   mode: 'the mode',
+  recurseSubmodules: '--recurse-submodules',
 };
 
 /** An engine message in the command line's terms, on one line. */
@@ -128,7 +132,7 @@ function subcommand(name, summary, usage, words) {
         argv,
         {
           strings: ['max-lines', 'max-bytes', ...CWD_FLAG.strings, ...(name === 'survey' ? ['term'] : []), ...(name === 'show' ? ['context'] : [])],
-          booleans: ['identifier', 'word', 'help', ...(regexOk ? ['regex'] : [])],
+          booleans: ['identifier', 'word', 'help', ...(regexOk ? ['regex'] : []), ...(name === 'show' ? [] : ['recurse-submodules'])],
           shorts: { h: 'help', ...CWD_FLAG.shorts },
           positionals: true,
         },
@@ -137,6 +141,7 @@ function subcommand(name, summary, usage, words) {
             case 'help': help = help || value; break;
             case 'identifier': case 'word': case 'regex': if (value) modes.push(flag); break;
             case 'term': terms.push(value); break;
+            case 'recurse-submodules': if (value) options.recurseSubmodules = true; else delete options.recurseSubmodules; break;
             case 'cwd': cwd.push(value); break;
             case 'context': options.context = integer('--context', value); break;
             case 'max-lines': options.maxLines = integer('--max-lines', value); break;

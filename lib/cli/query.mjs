@@ -10,7 +10,7 @@ import { QUERY_OPTIONS, USAGE, UsageError, parseQueryArgs } from '../args.mjs';
 import { CwdError, briefFailure, flagMessage, native, packageVersion, resolveCwd, usageFailure } from './common.mjs';
 
 // Every option the command line can send has a flag of the same name.
-const FLAGS = Object.fromEntries(QUERY_OPTIONS.map((name) => [name, `--${name}`]));
+const FLAGS = { ...Object.fromEntries(QUERY_OPTIONS.map((name) => [name, `--${name}`])), recurseSubmodules: '--recurse-submodules' };
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -2,7 +2,7 @@
 // shell; the result object as JSON on stdout.
 
 import { UsageError, readFlags, splitGlobs } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, briefFailure, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, briefFailure, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
 
 export const SEARCH_USAGE = `Usage: smart-file-query search QUERY [PATH] [options]
 
@@ -23,6 +23,7 @@ as JSON: one entry per matching line; matchCount counts every matching line.
                           comma-separated, repeatable
   --max-line-length <n>   cut longer lines to a window around the match
                           (default 500; 0: off)
+${SUBMODULES_HELP}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -38,6 +39,7 @@ const FLAGS = {
   includeExtensions: '--ext',
   excludePatterns: '--exclude',
   maxLineLength: '--max-line-length',
+  recurseSubmodules: '--recurse-submodules',
   path: 'PATH',
   query: 'QUERY',
 };
@@ -57,7 +59,7 @@ async function run(argv, io) {
       argv,
       {
         strings: ['max-results', 'offset', 'ext', 'exclude', 'max-line-length', ...CWD_FLAG.strings],
-        booleans: ['regex', 'case-sensitive', 'ignore-case', 'help'],
+        booleans: ['regex', 'case-sensitive', 'ignore-case', 'recurse-submodules', 'help'],
         shorts: { h: 'help', i: 'ignore-case', ...CWD_FLAG.shorts },
         positionals: true,
       },
@@ -66,6 +68,7 @@ async function run(argv, io) {
           case 'help': help = help || value; break;
           case 'cwd': cwd.push(value); break;
           case 'regex': options.isRegex = value; break;
+          case 'recurse-submodules': options.recurseSubmodules = value; break;
           case 'case-sensitive': if (value) options.caseSensitive = true; break;
           case 'ignore-case': if (value) options.caseSensitive = false; break;
           case 'max-results': options.maxResults = integer('--max-results', value); break;

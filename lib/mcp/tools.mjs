@@ -31,6 +31,7 @@ const SKIP_COUNTS = {
     too_large: { type: 'integer' },
     unreadable: { type: 'integer' },
     budget: { type: 'integer' },
+    not_checked_out: { type: 'integer', description: 'Tracked files a sparse checkout left out of the work tree (only when not 0)' },
   },
 };
 const SKIP_COUNTS_CAMEL = {
@@ -40,7 +41,16 @@ const SKIP_COUNTS_CAMEL = {
     tooLarge: { type: 'integer' },
     unreadable: { type: 'integer' },
     budget: { type: 'integer' },
+    notCheckedOut: { type: 'integer', description: 'Tracked files a sparse checkout left out of the work tree (only when not 0)' },
   },
+};
+
+/** The recurse-submodules argument (the name is each tool's style). */
+const RECURSE_SUBMODULES = {
+  type: 'boolean',
+  description:
+    'Search initialised git submodules too, as git ls-files --recurse-submodules lists them: their files under their paths, ' +
+    'by their own .gitignore (untracked, not ignored files too). Default: false (a submodule is not entered).',
 };
 
 /** searchCode / grepContent's `symbol` (withSymbols). */
@@ -177,6 +187,7 @@ const SFQ_OPTIONS = {
   maxMatches: { type: 'integer', description: 'Hard cap on total matches returned; when exceeded, output is truncated and truncated flags set. Default 500.' },
   encoding: { type: 'string', description: 'File encoding for reads: utf8 (default), utf16le, latin1 or ascii.' },
   multiline: { type: 'boolean', description: "Match against each file's whole text, so a match can span lines. Default false (line by line)." },
+  recurseSubmodules: RECURSE_SUBMODULES,
   maxLineLength: {
     type: 'integer',
     description:
@@ -270,6 +281,7 @@ const searchCode = {
       include_extensions: { ...STRINGS, description: 'Only files with these extensions (e.g. [".ts", ".tsx"])' },
       exclude_patterns: { ...STRINGS, description: 'Glob patterns to exclude (a name without / matches at any depth)' },
       with_symbols: WITH_SYMBOLS,
+      recurse_submodules: RECURSE_SUBMODULES,
     },
     required: ['query'],
   },
@@ -315,6 +327,7 @@ const searchCode = {
     includeExtensions: 'include_extensions',
     excludePatterns: 'exclude_patterns',
     withSymbols: 'with_symbols',
+    recurseSubmodules: 'recurse_submodules',
   },
   pathArgument: 'path',
   patternArgument: 'query',
@@ -330,6 +343,7 @@ const searchCode = {
         includeExtensions: args.include_extensions,
         excludePatterns: args.exclude_patterns,
         withSymbols: args.with_symbols,
+        recurseSubmodules: args.recurse_submodules,
         maxResultBytes,
         cwd: root,
         signal,
@@ -489,6 +503,7 @@ const grep = {
         type: 'number',
         description: 'Lines of context around each match, 0-20 (default: 0); context then holds them with the match line, from line contextStart',
       },
+      recurseSubmodules: RECURSE_SUBMODULES,
     },
     required: ['pattern'],
   },
@@ -515,7 +530,10 @@ const grep = {
     },
     required: ['matches', 'truncated'],
   },
-  argumentNames: { pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines' },
+  argumentNames: {
+    pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines',
+    recurseSubmodules: 'recurseSubmodules',
+  },
   pathArgument: 'path',
   patternArgument: 'pattern',
   run: async (args, { api, root, maxResultBytes }, signal) => {
@@ -543,6 +561,7 @@ const findFiles = {
         type: 'boolean',
         description: "Give each file's size (default: true); false lists paths and types only, without a stat per file (faster on large trees)",
       },
+      recurseSubmodules: RECURSE_SUBMODULES,
     },
     required: ['pattern'],
   },
@@ -567,7 +586,7 @@ const findFiles = {
     },
     required: ['files', 'truncated'],
   },
-  argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults', sizes: 'sizes' },
+  argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults', sizes: 'sizes', recurseSubmodules: 'recurseSubmodules' },
   pathArgument: 'path',
   run: async (args, { api, root }, signal) => {
     const { list, more } = await firstN(args.maxResults, 100, (maxResults) => api.findFiles(defined({ ...args, maxResults, cwd: root }), signal));
@@ -615,6 +634,7 @@ const globFiles = {
         type: 'boolean',
         description: 'Give each file its size and modified (default: true); false gives path and absolute_path only, without a stat per file (faster on large trees)',
       },
+      recurse_submodules: RECURSE_SUBMODULES,
     },
     required: ['pattern'],
   },
@@ -645,7 +665,10 @@ const globFiles = {
     anyOf: [{ required: ['files', 'total', 'returned', 'truncated', 'root', 'pattern'] }, RUNNING_REQUIRED],
   },
   background: true,
-  argumentNames: { pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset', sizes: 'sizes' },
+  argumentNames: {
+    pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset', sizes: 'sizes',
+    recurseSubmodules: 'recurse_submodules',
+  },
   pathArgument: 'root',
   patternArgument: 'pattern',
   run: async (args, { api, root }, signal, onProgress) =>
@@ -658,6 +681,7 @@ const globFiles = {
           includeHidden: args.include_hidden,
           offset: args.offset,
           sizes: args.sizes,
+          recurseSubmodules: args.recurse_submodules,
           cwd: root,
           signal,
           onProgress,
@@ -692,6 +716,7 @@ const grepContent = {
       max_results: { type: 'integer', description: 'Max matches to return (default: config max_results, else 500)' },
       offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
       with_symbols: WITH_SYMBOLS,
+      recurse_submodules: RECURSE_SUBMODULES,
     },
     required: ['pattern'],
   },
@@ -743,6 +768,7 @@ const grepContent = {
     maxResults: 'max_results',
     offset: 'offset',
     withSymbols: 'with_symbols',
+    recurseSubmodules: 'recurse_submodules',
   },
   pathArgument: 'path',
   patternArgument: 'pattern',
@@ -758,6 +784,7 @@ const grepContent = {
           maxResults: args.max_results,
           offset: args.offset,
           withSymbols: args.with_symbols,
+          recurseSubmodules: args.recurse_submodules,
           maxResultBytes,
           cwd: root,
           signal,
@@ -808,12 +835,22 @@ function protocolTool(name, description, properties, required, options) {
     inputSchema: { type: 'object', additionalProperties: false, properties, required },
     argumentNames: {
       terms: 'terms', paths: 'paths', query: 'query', file: 'file', context: 'context', mode: 'mode',
-      maxLines: 'max_lines', maxBytes: 'max_bytes',
+      maxLines: 'max_lines', maxBytes: 'max_bytes', recurseSubmodules: 'recurse_submodules',
     },
     pathArgument: name === 'show' ? 'file' : 'paths',
     patternArgument: 'query',
     run: (args, { api, root }, signal) =>
-      api[name](defined({ ...options(args), mode: args.mode, maxLines: args.max_lines, maxBytes: args.max_bytes, cwd: root, signal })),
+      api[name](
+        defined({
+          ...options(args),
+          mode: args.mode,
+          maxLines: args.max_lines,
+          maxBytes: args.max_bytes,
+          recurseSubmodules: args.recurse_submodules,
+          cwd: root,
+          signal,
+        }),
+      ),
     text: (value, args, budget) =>
       fitText(value.text, budget, (k, total) => `[${budgetWords()}: ${k} of ${total} lines are shown.]`),
   };
@@ -829,6 +866,7 @@ const survey = protocolTool(
     terms: { ...STRINGS, description: 'The terms to compare (1 to 12)' },
     paths: { ...PATHS, description: 'Up to 8 files or folders to compare (default: the top-level folders)' },
     mode: MODE_FIXED,
+    recurse_submodules: RECURSE_SUBMODULES,
     ...BUDGET_ARGS(20, 4000),
   },
   ['terms'],
@@ -839,7 +877,13 @@ const scout = protocolTool(
   'scout',
   "One query's distribution: matching lines, files and folders, then top_directories[path,matches] and top_files[path,matches]. " +
     'Use it after survey to see where one term lives before reading anything.',
-  { query: { type: 'string', description: 'The text (or regex, with mode "regex") to search for' }, paths: PATHS, mode: MODE_ANY, ...BUDGET_ARGS(15, 4000) },
+  {
+    query: { type: 'string', description: 'The text (or regex, with mode "regex") to search for' },
+    paths: PATHS,
+    mode: MODE_ANY,
+    recurse_submodules: RECURSE_SUBMODULES,
+    ...BUDGET_ARGS(15, 4000),
+  },
   ['query'],
   (args) => ({ query: args.query, paths: args.paths }),
 );
@@ -849,7 +893,13 @@ const sample = protocolTool(
   'Representative clusters of one query, chosen deterministically: matching lines within 2 lines form a cluster shown by ' +
     'its first match with one line of context; busy files offer their first, middle and last clusters; files take turns. ' +
     'Narrow paths first (from scout); for more context use show on one file.',
-  { query: { type: 'string', description: 'The text (or regex, with mode "regex") to search for' }, paths: PATHS, mode: MODE_ANY, ...BUDGET_ARGS(20, 6000) },
+  {
+    query: { type: 'string', description: 'The text (or regex, with mode "regex") to search for' },
+    paths: PATHS,
+    mode: MODE_ANY,
+    recurse_submodules: RECURSE_SUBMODULES,
+    ...BUDGET_ARGS(20, 6000),
+  },
   ['query'],
   (args) => ({ query: args.query, paths: args.paths }),
 );
