@@ -137,6 +137,7 @@ pub(crate) fn approximate(
             line: c.line,
             detail: None,
             signature: sig,
+            modules: Vec::new(),
             children: Vec::new(),
         }));
         parents.push(parent.map(|p| p.2));

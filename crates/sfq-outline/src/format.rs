@@ -11,6 +11,9 @@
 //!          | "macro " name "()"         kind function, detail macro
 //!          | accessor name "()"         kind method; accessor is "get " for a
 //!                                       getter, "set " for a setter, else ""
+//!          | name ": " modules          kind import, detail block or re-export
+//!                                       block (an import block, named
+//!                                       "imports (N)" / "re-exports (N)")
 //!          | "#"×N " " name             kind module, detail hN (a Markdown heading)
 //!          | "[" name "]"               kind module, detail table (a TOML table)
 //!          | "[[" name "]]"             kind module, detail table array
@@ -23,7 +26,11 @@
 //!            else the kind: class interface type enum module variable
 //!              constant field property import
 //! last    := "note: " note              when the outline has a note
+//! modules := the block's modules joined by ", ", as many as fit, then "…"
 //! ```
+//!
+//! An import block's head longer than [`MAX_IMPORTS_CHARS`] characters is
+//! cut there and ends in `…`.
 //!
 //! With [`FormatOptions::signatures`], `head` is the item's signature
 //! instead (falling back to the form above when it has none). An outline
@@ -38,10 +45,21 @@
 //! interface Bar (lines 52-60)
 //! function helper() (lines 62-70)
 //! ```
+//!
+//! A TypeScript file with imports:
+//!
+//! ```text
+//! imports (3): node:path, ./config, ./plugins (lines 1-4)
+//! function createServer() (lines 6-20)
+//! ```
 
 use std::fmt::Write;
 
 use crate::item::{ItemKind, Outline, OutlineItem};
+
+/// The most characters an import block's head takes (the indentation and
+/// the span not counted): as many whole modules as fit, then `…`.
+pub const MAX_IMPORTS_CHARS: usize = 120;
 
 /// Options of [`format_outline_with`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -94,6 +112,9 @@ pub fn format_item_head(item: &OutlineItem) -> String {
             };
             format!("{accessor}{}()", item.name)
         }
+        ItemKind::Import if first == "block" || (has("re-export") && has("block")) => {
+            import_block(item)
+        }
         ItemKind::Module if first == "table" && has("array") => format!("[[{}]]", item.name),
         ItemKind::Module if first == "table" => format!("[{}]", item.name),
         kind => {
@@ -117,6 +138,46 @@ pub fn format_item_head(item: &OutlineItem) -> String {
             format!("{label} {}", item.name)
         }
     }
+}
+
+/// `s` cut to `max` characters, a cut one ending in `…`.
+fn cap_at(mut s: String, max: usize) -> String {
+    if s.chars().count() > max {
+        let keep = s.char_indices().nth(max - 1).map_or(s.len(), |(b, _)| b);
+        s.truncate(keep);
+        let len = s.trim_end().len();
+        s.truncate(len);
+        s.push('…');
+    }
+    s
+}
+
+/// `imports (67): ./config, ./plugins, node:path, …`: the block's name and
+/// as many of its modules as fit in [`MAX_IMPORTS_CHARS`] characters.
+fn import_block(item: &OutlineItem) -> String {
+    let mut s = item.name.clone();
+    if item.modules.is_empty() {
+        return s;
+    }
+    s.push_str(": ");
+    let mut chars = s.chars().count();
+    for (i, module) in item.modules.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let reserve = if i + 1 == item.modules.len() { 0 } else { 3 }; // ", …"
+        let width = module.chars().count();
+        if chars + sep.len() + width + reserve <= MAX_IMPORTS_CHARS {
+            s.push_str(sep);
+            s.push_str(module);
+            chars += sep.len() + width;
+        } else if i == 0 {
+            s.push_str(module);
+            return cap_at(s, MAX_IMPORTS_CHARS);
+        } else {
+            s.push_str(", …");
+            break;
+        }
+    }
+    s
 }
 
 /// `h1` … `h6` → 1 … 6.
@@ -156,6 +217,7 @@ mod tests {
             line: range[0],
             detail: detail.map(str::to_string),
             signature: Some(format!("sig of {name}")),
+            modules: vec![],
             children: vec![],
         }
     }
@@ -240,6 +302,29 @@ mod tests {
         assert_eq!(
             format_outline_with(&o, FormatOptions { signatures: true }),
             "sig of f (line 1)\nnote: cut"
+        );
+    }
+
+    #[test]
+    fn import_blocks_fit_one_line() {
+        let mut block = item("imports (5)", ItemKind::Import, [1, 7], Some("block"));
+        block.signature = None;
+        block.modules = vec!["./config".into(), "node:path".into()];
+        assert_eq!(
+            format_outline(&outline(vec![block.clone()], None)),
+            "imports (5): ./config, node:path (lines 1-7)"
+        );
+        block.modules = (0..40).map(|i| format!("./m{i:02}")).collect();
+        let h = format_item_head(&block);
+        assert!(h.chars().count() <= MAX_IMPORTS_CHARS, "{h}");
+        assert!(h.starts_with("imports (5): ./m00, ./m01, ") && h.ends_with(", …"), "{h}");
+        let mut re = item("re-exports (2)", ItemKind::Import, [1, 2], Some("re-export block"));
+        re.modules = vec!["./a".into(), "./b".into()];
+        assert_eq!(format_item_head(&re), "re-exports (2): ./a, ./b");
+        // an import that is not a block keeps the old form
+        assert_eq!(
+            format_item_head(&item("fs", ItemKind::Import, [1, 1], Some("re-export"))),
+            "import fs"
         );
     }
 }

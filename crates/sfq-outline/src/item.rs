@@ -80,7 +80,10 @@ impl std::fmt::Display for ItemKind {
 /// JSON (camelCase; optional keys are omitted when empty):
 /// `{"name": "Foo", "kind": "class", "range": [10, 50], "line": 11,
 ///   "detail": "abstract", "signature": "export abstract class Foo<T> extends Bar",
-///   "children": [ … ]}`
+///   "children": [ … ]}`; an import block:
+/// `{"name": "imports (3)", "kind": "import", "range": [1, 4], "line": 1,
+///   "detail": "block", "modules": ["node:fs", "./config"]}` (two imports
+/// of `node:fs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OutlineItem {
@@ -105,9 +108,10 @@ pub struct OutlineItem {
     /// `trait`, `protocol`, `annotation`, `object`, `companion`, `extension`,
     /// `actor`, `namespace`, `package`, `macro`, `typedef`, `alias`,
     /// `delegate`, `event`, `variant`, `embedded`, `parameter` (a field
-    /// declared by a constructor parameter), `re-export`, `h1` … `h6` (a
-    /// Markdown heading and its level), `table` (a TOML table; `table
-    /// array` for an array of tables, `[[x]]`). How it is
+    /// declared by a constructor parameter), `re-export`, `block` (an
+    /// import block; `re-export block` when it has only re-exports), `h1`
+    /// … `h6` (a Markdown heading and its level), `table` (a TOML table;
+    /// `table array` for an array of tables, `[[x]]`). How it is
     /// declared: `constructor`, `destructor`, `getter`, `setter`, `deleter`,
     /// `property`, `staticmethod`, `classmethod`, `abstract`, `static`,
     /// `virtual`, `default`, `async`, `unsafe`, `const`, `generator`,
@@ -125,6 +129,16 @@ pub struct OutlineItem {
     /// type aliases, one-line variables) give their whole text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// The modules of an import block (kind `import`, detail `block` or
+    /// `re-export block`, named `imports (N)`, `re-exports (N)` or
+    /// `imports (N), re-exports (M)`; see [`crate::ImportMode::Block`]): the module
+    /// each of its imports names, in source order, each once: `./config`,
+    /// `node:path`, Python's `os.path`, Rust's `std::collections` (a
+    /// `use` path without its `{…}` list, `*` or `as` alias), Go's
+    /// `net/http`, Java's `java.util.List`, C's `stdio.h`. Omitted when
+    /// empty (every other item).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<String>,
     /// Nested definitions: methods and fields of a class, members of a
     /// Rust `impl`/trait, of a namespace or module, enum members, methods
     /// of an object literal. Omitted when empty.
@@ -194,6 +208,7 @@ mod tests {
             line: 3,
             detail: None,
             signature: Some("function f()".into()),
+            modules: vec![],
             children: vec![],
         };
         let outline = Outline {

@@ -36,10 +36,12 @@ mod viewport;
 mod walker;
 
 pub use error::OptionError;
-pub use format::{FormatOptions, format_item_head, format_outline, format_outline_with};
+pub use format::{
+    FormatOptions, MAX_IMPORTS_CHARS, format_item_head, format_outline, format_outline_with,
+};
 pub use item::{ItemKind, Outline, OutlineItem};
 pub use language::{ALL_LANGUAGES, Language, LanguageInfo, detect_language, supported_languages};
 pub use lines::{line_count, lines};
-pub use options::OutlineOptions;
+pub use options::{ImportMode, OutlineOptions};
 pub use outliner::{Cancelled, outline, outline_as, outline_with_cancel};
 pub use viewport::{ViewOp, Viewport, WindowSize, WindowState, WindowView, render, view};

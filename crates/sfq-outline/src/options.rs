@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::OptionError;
 
@@ -29,7 +29,53 @@ pub struct OutlineOptions {
     max_items: u64,
     max_depth: u64,
     max_signature_chars: u64,
-    imports: bool,
+    imports: ImportMode,
+}
+
+/// How imports (`import`, `use`, `#include`, `require`, re-exports) are
+/// listed ([`OutlineOptions::with_import_mode`]).
+///
+/// Serialises lowercase (`"block"`, `"each"`, `"none"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportMode {
+    /// One item per block of consecutive imports (blank lines, comments and
+    /// attributes between them allowed, and conditionals holding only
+    /// imports; the first other statement ends a block): kind `import`,
+    /// detail `block`, named `imports (N)` with N the modules its imports
+    /// name (one per statement, except Python's `import os, sys` and Go's
+    /// `import (…)`, which name several), with the block's modules, each
+    /// once, in [`crate::OutlineItem::modules`]. JS/TS re-exports
+    /// (`export … from`) count apart: `imports (5), re-exports (2)`, or
+    /// `re-exports (N)` with detail `re-export block` when a block has only
+    /// re-exports. The default.
+    #[default]
+    Block,
+    /// One item per import statement, named by its module.
+    Each,
+    /// No import items.
+    None,
+}
+
+impl ImportMode {
+    /// `"block"`, `"each"` or `"none"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportMode::Block => "block",
+            ImportMode::Each => "each",
+            ImportMode::None => "none",
+        }
+    }
+
+    /// The mode named `name` (`block`, `each`, `none`).
+    pub fn from_name(name: &str) -> Option<ImportMode> {
+        match name {
+            "block" => Some(ImportMode::Block),
+            "each" => Some(ImportMode::Each),
+            "none" => Some(ImportMode::None),
+            _ => None,
+        }
+    }
 }
 
 impl Default for OutlineOptions {
@@ -41,7 +87,7 @@ impl Default for OutlineOptions {
             max_items: Self::DEFAULT_MAX_ITEMS,
             max_depth: Self::DEFAULT_MAX_DEPTH,
             max_signature_chars: Self::DEFAULT_MAX_SIGNATURE_CHARS,
-            imports: true,
+            imports: ImportMode::Block,
         }
     }
 }
@@ -108,9 +154,17 @@ impl OutlineOptions {
     }
 
     /// Whether import items (`import`, `use`, `#include`, re-exports) are
-    /// listed. Default `true`.
+    /// listed: `true` lists them in blocks ([`ImportMode::Block`], the
+    /// default), `false` leaves them out ([`ImportMode::None`]).
     pub fn with_imports(mut self, imports: bool) -> Self {
-        self.imports = imports;
+        self.imports = if imports { ImportMode::Block } else { ImportMode::None };
+        self
+    }
+
+    /// How imports are listed (see [`ImportMode`]). Default
+    /// [`ImportMode::Block`].
+    pub fn with_import_mode(mut self, mode: ImportMode) -> Self {
+        self.imports = mode;
         self
     }
 
@@ -144,8 +198,13 @@ impl OutlineOptions {
         usize::try_from(self.max_signature_chars).unwrap_or(usize::MAX)
     }
 
-    /// Whether imports are listed.
+    /// Whether imports are listed (in blocks or one by one).
     pub fn imports(&self) -> bool {
+        self.imports != ImportMode::None
+    }
+
+    /// How imports are listed.
+    pub fn import_mode(&self) -> ImportMode {
         self.imports
     }
 }
@@ -163,9 +222,11 @@ mod tests {
         assert_eq!(o.max_depth(), 6);
         assert_eq!(o.max_signature_chars(), 200);
         assert!(o.imports());
+        assert_eq!(o.import_mode(), ImportMode::Block);
         let json = serde_json::to_value(&o).unwrap();
         assert_eq!(json["maxItems"], 2000);
         assert_eq!(json["timeoutMs"], 1000);
+        assert_eq!(json["imports"], "block");
     }
 
     #[test]
@@ -181,6 +242,14 @@ mod tests {
             "minifiedMeanLineBytes"
         );
         assert_eq!(o.clone().with_max_signature_chars(0).unwrap().max_signature_chars(), 0);
-        assert!(!o.with_imports(false).imports());
+        assert!(!o.clone().with_imports(false).imports());
+        assert_eq!(o.clone().with_imports(false).import_mode(), ImportMode::None);
+        assert_eq!(o.clone().with_import_mode(ImportMode::Each).import_mode(), ImportMode::Each);
+        assert!(o.with_import_mode(ImportMode::Each).imports());
+        for m in [ImportMode::Block, ImportMode::Each, ImportMode::None] {
+            assert_eq!(ImportMode::from_name(m.as_str()), Some(m));
+            assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
+        }
+        assert_eq!(ImportMode::from_name("all"), None);
     }
 }

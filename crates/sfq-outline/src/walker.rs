@@ -18,6 +18,7 @@ use tree_sitter::Node;
 
 use crate::item::{ItemKind, OutlineItem};
 use crate::lines::LineIndex;
+use crate::options::ImportMode;
 use crate::signature;
 
 /// Recursion limit through containers and transparent nodes, whatever
@@ -164,6 +165,9 @@ pub(crate) struct Def<'t> {
     pub head_end: Option<usize>,
     /// Text put before the signature (Go grouped specs: `const `).
     pub sig_prefix: Option<&'static str>,
+    /// An import's modules, for its block ([`ImportMode::Block`]); empty:
+    /// the name is the one module.
+    pub modules: Vec<String>,
 }
 
 impl<'t> Def<'t> {
@@ -175,7 +179,16 @@ impl<'t> Def<'t> {
         name_node: Option<Node<'t>>,
     ) -> Self {
         let name = name_node.map(|n| w.name_of(n)).unwrap_or_default();
-        Def { node, kind, name, name_node, detail: Vec::new(), head_end: None, sig_prefix: None }
+        Def {
+            node,
+            kind,
+            name,
+            name_node,
+            detail: Vec::new(),
+            head_end: None,
+            sig_prefix: None,
+            modules: Vec::new(),
+        }
     }
 
     /// The same definition with its signature ending where `body` starts.
@@ -197,6 +210,13 @@ impl<'t> Def<'t> {
         self.name = name.into();
         self
     }
+
+    /// The same import with these modules (when it names several, or its
+    /// name is not the module: Rust's `a::{b, c}` is module `a`).
+    pub(crate) fn modules(mut self, modules: Vec<String>) -> Self {
+        self.modules = modules;
+        self
+    }
 }
 
 /// The walk over one tree.
@@ -208,7 +228,7 @@ pub(crate) struct Walker<'s> {
     pub spec: &'static LangSpec,
     max_signature: usize,
     max_depth: usize,
-    imports: bool,
+    imports: ImportMode,
     remaining: usize,
     /// Set when the item budget ran out.
     pub truncated: bool,
@@ -229,7 +249,7 @@ impl<'s> Walker<'s> {
             spec,
             max_signature: limits.max_signature_chars(),
             max_depth: limits.max_depth(),
-            imports: limits.imports(),
+            imports: limits.import_mode(),
             remaining: limits.max_items(),
             truncated: false,
             nesting: 0,
@@ -241,6 +261,9 @@ impl<'s> Walker<'s> {
         let mut out = Vec::new();
         self.visit_children(root, Ctx::root(), &mut out);
         mark_overloads(&mut out);
+        if self.imports == ImportMode::Block {
+            finish_blocks(&mut out);
+        }
         out
     }
 
@@ -273,18 +296,76 @@ impl<'s> Walker<'s> {
         if !cursor.goto_first_child() {
             return;
         }
+        let blocks = self.imports == ImportMode::Block;
+        // The import block being built: its index in `out`.
+        let mut open: Option<usize> = None;
         loop {
             let child = cursor.node();
             if child.is_named() && (!child.is_extra() || child.is_error()) {
                 if self.truncated {
                     return;
                 }
+                let before = out.len();
                 self.visit(child, ctx, out);
+                if blocks {
+                    open = self.join_imports(child, out, before, open);
+                }
             }
             if !cursor.goto_next_sibling() {
                 break;
             }
         }
+    }
+
+    /// After `child` added `out[before..]`: when those are all imports,
+    /// they join the `open` block (its index in `out`), or start one, and
+    /// the budget they spent beyond one item is given back; any other
+    /// statement (even one that makes no item) closes the block.
+    /// Attributes and decorators (`#[cfg(…)]` before a `use`) leave it open.
+    /// Until [`finish_blocks`], a block holds its imports as children.
+    fn join_imports(
+        &mut self,
+        child: Node<'_>,
+        out: &mut Vec<OutlineItem>,
+        before: usize,
+        open: Option<usize>,
+    ) -> Option<usize> {
+        let added = &out[before..];
+        if added.is_empty() {
+            return open.filter(|_| self.spec.leading.contains(&child.kind()));
+        }
+        if !added.iter().all(|i| i.kind == ItemKind::Import) {
+            return None;
+        }
+        let new: Vec<OutlineItem> = out.drain(before..).collect();
+        let spent = new.len();
+        let (at, refund) = match open {
+            Some(at) if at < before => (at, spent),
+            _ => {
+                out.push(OutlineItem {
+                    name: String::new(),
+                    kind: ItemKind::Import,
+                    range: new[0].range,
+                    line: new[0].line,
+                    detail: Some("block".to_string()),
+                    signature: None,
+                    modules: Vec::new(),
+                    children: Vec::new(),
+                });
+                (before, spent - 1)
+            }
+        };
+        let block = &mut out[at];
+        for item in new {
+            block.range[1] = block.range[1].max(item.range[1]);
+            if is_block(&item) {
+                block.children.extend(item.children);
+            } else {
+                block.children.push(item);
+            }
+        }
+        self.remaining += refund;
+        Some(at)
     }
 
     /// Emits the item a table rule describes, with its members.
@@ -354,9 +435,11 @@ impl<'s> Walker<'s> {
     }
 
     /// Turns `def` into an item (without children), spending one unit of
-    /// budget; `None` when the budget is spent or imports are off.
+    /// budget; `None` when the budget is spent or imports are off. With
+    /// import blocks, an import item carries its modules until
+    /// [`Walker::join_imports`] puts it in a block.
     pub(crate) fn begin<'t>(&mut self, def: Def<'t>, ctx: Ctx<'t>) -> Option<OutlineItem> {
-        if def.kind == ItemKind::Import && !self.imports {
+        if def.kind == ItemKind::Import && self.imports == ImportMode::None {
             return None;
         }
         if self.remaining == 0 {
@@ -378,6 +461,20 @@ impl<'s> Walker<'s> {
             |n| self.lines.line_of(n.start_byte()),
         );
         let signature = self.signature(whole, def.head_end, def.sig_prefix);
+        let modules = if def.kind == ItemKind::Import && self.imports == ImportMode::Block {
+            let mut modules = def.modules;
+            modules.retain(|m| !m.is_empty());
+            if modules.is_empty() {
+                modules.push(if def.name.is_empty() {
+                    "<anonymous>".into()
+                } else {
+                    def.name.clone()
+                });
+            }
+            modules
+        } else {
+            Vec::new()
+        };
         let name = if def.name.is_empty() { "<anonymous>".to_string() } else { def.name };
         Some(OutlineItem {
             name,
@@ -386,6 +483,7 @@ impl<'s> Walker<'s> {
             line: line.max(range[0]).min(range[1]),
             detail: (!def.detail.is_empty()).then(|| def.detail.join(" ")),
             signature,
+            modules,
             children: Vec::new(),
         })
     }
@@ -575,6 +673,52 @@ impl<'s> Walker<'s> {
     /// Whether the item budget ran out (an item was refused).
     pub(crate) fn exhausted(&self) -> bool {
         self.truncated
+    }
+}
+
+/// Whether an import item is a JS/TS re-export (`export … from`).
+fn is_re_export(item: &OutlineItem) -> bool {
+    item.detail.as_deref().is_some_and(|d| d.split(' ').any(|w| w == "re-export"))
+}
+
+/// Whether an item is an import block being built ([`Walker::join_imports`]).
+fn is_block(item: &OutlineItem) -> bool {
+    item.kind == ItemKind::Import && item.detail.as_deref() == Some("block")
+}
+
+/// Turns each import block's imports (its children while the walk runs)
+/// into its name and modules: `imports (67)`, `re-exports (3)` (detail
+/// `re-export block`) or `imports (5), re-exports (2)`, counting one per
+/// module an import names (Python's `import os, sys` and a Go
+/// `import (…)` name several); each module once, in order.
+fn finish_blocks(items: &mut [OutlineItem]) {
+    for item in items {
+        if !is_block(item) {
+            finish_blocks(&mut item.children);
+            continue;
+        }
+        let (mut imports, mut re_exports) = (0, 0);
+        let mut seen = std::collections::HashSet::new();
+        for part in std::mem::take(&mut item.children) {
+            if is_re_export(&part) {
+                re_exports += part.modules.len();
+            } else {
+                imports += part.modules.len();
+            }
+            for module in part.modules {
+                if seen.insert(module.clone()) {
+                    item.modules.push(module);
+                }
+            }
+        }
+        item.name = match (imports, re_exports) {
+            (n, 0) => format!("imports ({n})"),
+            (0, m) => {
+                item.detail = Some("re-export block".to_string());
+                format!("re-exports ({m})")
+            }
+            (n, m) => format!("imports ({n}), re-exports ({m})"),
+        };
     }
 }
 

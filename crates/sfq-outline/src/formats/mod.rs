@@ -123,6 +123,7 @@ pub(super) fn item(
         line: range[0],
         detail: detail.map(str::to_string),
         signature,
+        modules: Vec::new(),
         children: Vec::new(),
     }
 }

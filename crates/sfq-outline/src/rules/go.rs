@@ -44,7 +44,7 @@ fn hook<'t>(w: &mut Walker<'_>, node: Node<'t>, ctx: Ctx<'t>, out: &mut Vec<Outl
                 }
             }
             let name = crate::signature::name_text(&paths.join(", "), 0..usize::MAX);
-            let def = Def::new(w, node, K::Import, None).named(name);
+            let def = Def::new(w, node, K::Import, None).named(name).modules(paths);
             w.emit(def, ctx, None, out);
         }
         "method_declaration" => {

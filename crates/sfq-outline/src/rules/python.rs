@@ -70,22 +70,19 @@ fn hook<'t>(w: &mut Walker<'_>, node: Node<'t>, ctx: Ctx<'t>, out: &mut Vec<Outl
             w.emit(def, ctx, None, out);
         }
         "import_statement" | "import_from_statement" | "future_import_statement" => {
-            let name = match node.child_by_field_name("module_name") {
-                Some(m) => w.name_of(m),
-                None if node.kind() == "future_import_statement" => "__future__".to_string(),
-                None => {
-                    let names: Vec<String> = w
-                        .field_children(node, "name")
-                        .into_iter()
-                        .map(|n| match n.child_by_field_name("name") {
-                            Some(inner) => w.name_of(inner),
-                            None => w.name_of(n),
-                        })
-                        .collect();
-                    names.join(", ")
-                }
+            let modules: Vec<String> = match node.child_by_field_name("module_name") {
+                Some(m) => vec![w.name_of(m)],
+                None if node.kind() == "future_import_statement" => vec!["__future__".to_string()],
+                None => w
+                    .field_children(node, "name")
+                    .into_iter()
+                    .map(|n| match n.child_by_field_name("name") {
+                        Some(inner) => w.name_of(inner),
+                        None => w.name_of(n),
+                    })
+                    .collect(),
             };
-            let def = Def::new(w, node, K::Import, None).named(name);
+            let def = Def::new(w, node, K::Import, None).named(modules.join(", ")).modules(modules);
             w.emit(def, ctx, None, out);
         }
         _ => return false,

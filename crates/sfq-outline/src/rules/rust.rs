@@ -62,7 +62,8 @@ fn hook<'t>(w: &mut Walker<'_>, node: Node<'t>, ctx: Ctx<'t>, out: &mut Vec<Outl
         "use_declaration" => {
             let arg = node.child_by_field_name("argument");
             let name = arg.map(|a| w.name_of(a)).unwrap_or_default();
-            let def = Def::new(w, node, K::Import, arg).named(name);
+            let module = arg.map(|a| use_module(w, a)).unwrap_or_default();
+            let def = Def::new(w, node, K::Import, arg).named(name).modules(vec![module]);
             w.emit(def, ctx, None, out);
         }
         "extern_crate_declaration" => {
@@ -121,4 +122,17 @@ fn type_base_at(w: &Walker<'_>, ty: Node<'_>, depth: usize) -> String {
         }
         _ => w.name_of(ty),
     }
+}
+
+/// The module a `use` names, for its import block: the path without a
+/// trailing `{…}` list or `as` alias (`std::fmt::{self, Display}` →
+/// `std::fmt`, `a::b as c` → `a::b`); a list right after the first
+/// segment stays (`crate::{a, b}`), and so does `super::*`.
+fn use_module(w: &Walker<'_>, arg: Node<'_>) -> String {
+    let path = match arg.kind() {
+        "use_as_clause" => arg.child_by_field_name("path"),
+        "scoped_use_list" => arg.child_by_field_name("path").filter(|p| p.named_child_count() > 0),
+        _ => Some(arg),
+    };
+    path.map_or_else(|| w.name_of(arg), |p| w.name_of(p))
 }
