@@ -37,7 +37,8 @@ mod walker;
 
 pub use error::OptionError;
 pub use format::{
-    FormatOptions, MAX_IMPORTS_CHARS, format_item_head, format_outline, format_outline_with,
+    FormatOptions, MAX_HEAD_CHARS, MAX_IMPORTS_CHARS, format_item_head, format_outline,
+    format_outline_with,
 };
 pub use item::{ItemKind, Outline, OutlineItem};
 pub use language::{ALL_LANGUAGES, Language, LanguageInfo, detect_language, supported_languages};

@@ -96,7 +96,7 @@ f [13-13]
         "imports (5), re-exports (2): ./a, ./b, ./x, ./d, ./e, ./late (lines 2-10)
 constant y (line 11)
 imports (1): ./after (line 12)
-function f() (line 13)"
+function f(a: number): void (line 13)"
     );
     let block = &o.items[0];
     assert_eq!(
@@ -281,7 +281,7 @@ func F(a int) (int, error) { return a, nil }
         check("a.go", text, "p [1-1]\nimports (5) [3-10] {fmt, os, strings, embed}\nF [12-12]\n");
     assert_eq!(
         format_outline(&o),
-        "package p (line 1)\nimports (5): fmt, os, strings, embed (lines 3-10)\nfunction F() (line 12)"
+        "package p (line 1)\nimports (5): fmt, os, strings, embed (lines 3-10)\nfunction F(a int) (int, error) (line 12)"
     );
 }
 
@@ -304,7 +304,7 @@ public class A {
         text,
         "p [1-1]\nimports (3) [3-6] {java.util.List, java.lang.Math.PI, java.io.*}\nA [8-10]\n  f [9-9]\n",
     );
-    assert!(format_outline(&o).ends_with("class A (lines 8-10)\n  f() (line 9)"));
+    assert!(format_outline(&o).ends_with("class A (lines 8-10)\n  <T> List<T> f(T a) (line 9)"));
 }
 
 /// A file of `n` imports of distinct modules, then three functions.
