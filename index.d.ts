@@ -210,10 +210,17 @@ export interface OutlineItem {
   range: [number, number];
   /** The line of the name itself. */
   line: number;
-  /** Finer, language-specific words: `struct`, `trait`, `constructor`, `getter`, `async`, `abstract`… */
+  /** Finer, language-specific words: `struct`, `trait`, `constructor`, `getter`, `async`, `abstract`, `block` (an import block)… */
   detail?: string;
   /** The declaration head on one line, body elided (≤ 200 characters). */
   signature?: string;
+  /**
+   * An import block's modules (kind `import`, detail `block`, named `imports (N)` with N the
+   * modules its imports name; JS/TS re-exports counted apart: `imports (5), re-exports (2)`, or
+   * `re-exports (N)` with detail `re-export block`): the module each import names, in source
+   * order, each once (`./config`, `node:path`, `os.path`, `std::collections`, `stdio.h`).
+   */
+  modules?: string[];
   /** Nested definitions (methods of a class, members of an impl, namespace members…). */
   children?: OutlineItem[];
 }
@@ -245,8 +252,15 @@ export interface OutlineOptions {
   maxItems?: number;
   /** Nesting depth kept (1–100). Default 6. */
   maxDepth?: number;
-  /** List imports / includes. Default true. */
+  /** List imports / includes. Default true; `false` is `imports: 'none'`. */
   includeImports?: boolean;
+  /**
+   * How imports are listed: `'block'` (default) one item per run of consecutive imports (blank
+   * lines, comments and attributes between them allowed; any other statement ends a run), named
+   * `imports (N)` with its `modules`, spending one of `maxItems`; `'each'` one item per import
+   * statement, named by its module; `'none'` no import items.
+   */
+  imports?: 'block' | 'each' | 'none';
   /** Aborts the call (async form only). */
   signal?: AbortSignal;
 }
@@ -258,7 +272,13 @@ export interface OutlineOptions {
 export declare function getOutline(path: string, options?: OutlineOptions): Promise<OutlineResult>;
 /** {@link getOutline} on the calling thread. */
 export declare function getOutlineSync(path: string, options?: Omit<OutlineOptions, 'signal'>): OutlineResult;
-/** Seed 003's token-efficient text: `class Foo (lines 10-50)` with members indented beneath. */
+/**
+ * Seed 003's token-efficient text: `class Foo (lines 10-50)` with members indented beneath;
+ * functions and methods with their parameters and return type
+ * (`function createServer(config: Config = {}): Promise<Server> (lines 420-470)`, cut at 160
+ * characters with `…`), an import block on one line
+ * (`imports (67): ./config, ./plugins, node:path, … (lines 1-80)`, at most 120 characters).
+ */
 export declare function formatOutline(result: OutlineResult): string;
 
 /** What a viewer operation shows. */

@@ -11,6 +11,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_USAGE } from '../lib/cli/mcp.mjs';
 import { searchResultBytes } from '../lib/mcp/budget.mjs';
+import { serverModule } from './helpers/server-module';
 import { gitInit, makeTree } from './helpers/tree';
 
 const require = createRequire(import.meta.url);
@@ -415,6 +416,34 @@ describe('view_outline', () => {
     expect(text(r)).toMatch(/class Greeter \(lines 3-9\)/);
   });
 
+  it('imports: a block by default, one line each with imports "each", none with "none"', async () => {
+    const block = text(await call(main, 'view_outline', { path: 'src/app.ts' }));
+    expect(block.split('\n').slice(0, 2)).toEqual(['imports (1): ./util (line 1)', 'class Greeter (lines 3-9)']);
+    expect(block).toContain('\nfunction twice(x: number): number (lines 11-13)');
+    const each = text(await call(main, 'view_outline', { path: 'src/app.ts', imports: 'each' }));
+    expect(each).toBe(api.formatOutline(await api.getOutline('src/app.ts', { cwd: repo, imports: 'each' })));
+    expect(each.split('\n')[0]).toBe('import ./util (line 1)');
+    const none = text(await call(main, 'view_outline', { path: 'src/app.ts', imports: 'none' }));
+    expect(none.split('\n')[0]).toBe('class Greeter (lines 3-9)');
+    expect(await fails(main, 'view_outline', { path: 'src/app.ts', imports: 'all' })).toMatchObject({ argument: 'imports' });
+  });
+
+  it('a module with 67 imports spends one line on them', async () => {
+    const dir = makeTree({ 'server/index.ts': serverModule() }, 'sfq-mcp-outline-');
+    try {
+      const server = await startServer(['--root', dir], elsewhere);
+      const blocks = text(await call(server, 'view_outline', { path: 'server/index.ts' }));
+      const each = text(await call(server, 'view_outline', { path: 'server/index.ts', imports: 'each' }));
+      expect(blocks).toBe(api.formatOutline(await api.getOutline('server/index.ts', { cwd: dir })));
+      expect(blocks.split('\n')[0]).toMatch(/^imports \(67\): node:path, node:fs, .*, … \(lines 2-70\)$/);
+      expect(blocks).toContain('\nfunction createServer(inlineConfig: InlineConfig = {}): Promise<ViteDevServer> (lines 80-82)\n');
+      expect(each.split('\n').filter((l) => l.startsWith('import ')).length).toBe(67);
+      expect(blocks.split('\n').length).toBe(each.split('\n').length - 66);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a missing file or a directory naming the path', async () => {
     expect(await fails(main, 'view_outline', { path: 'src/nope.ts' })).toMatchObject({ argument: 'path', code: 'ENOENT' });
     expect(await fails(main, 'view_outline', { path: 'src' })).toMatchObject({ argument: 'path', code: 'EISDIR' });
@@ -794,7 +823,7 @@ describe('the result budget', () => {
     const r = await call(other, 'view_outline', { path: 'big/many.ts' });
     expect(r.isError).toBeFalsy();
     expect(text(r).length).toBeLessThanOrEqual(5000);
-    expect(text(r)).toMatch(/^function fn0\(\) \(line 1\)/);
+    expect(text(r)).toMatch(/^function fn0\(a: number, b: string\): void \(line 1\)/);
     expect(text(r)).toMatch(/\[truncated: true\. .*scroll_file.*\]$/);
   });
 });

@@ -4,25 +4,40 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatOutline, getOutline, getOutlineSync, type OutlineItem, type OutlineResult } from '../index.js';
+import { SERVER_MODULES, serverModule } from './helpers/server-module';
 import { makeTree } from './helpers/tree';
 
 const SAMPLES = resolve(__dirname, '..', 'crates', 'sfq-outline', 'tests', 'fixtures', 'samples');
 const BIN = resolve(__dirname, '..', 'bin', 'smart-file-query.mjs');
 
-/** The golden-file rendering used by crates/sfq-outline/tests/samples.rs. */
-function dump(o: OutlineResult): string {
+/** The golden-file rendering used by crates/sfq-outline/tests/samples.rs (`each`: the outline with `imports: 'each'`). */
+function dump(o: OutlineResult, each: OutlineResult): string {
   let out = `language=${o.language ?? 'null'} totalLines=${o.totalLines} approximate=${o.approximate} truncated=${o.truncated} note=${o.note === undefined ? 'None' : `Some(${JSON.stringify(o.note)})`}\n`;
   const rec = (items: OutlineItem[], depth: number) => {
     for (const i of items) {
       out += `${'  '.repeat(depth)}${i.kind} ${i.name} [${i.range[0]}-${i.range[1]}] @${i.line}`;
       if (i.detail !== undefined) out += ` (${i.detail})`;
+      if (i.modules !== undefined) out += ` modules=[${i.modules.join(', ')}]`;
       if (i.signature !== undefined) out += ` | ${i.signature}`;
       out += '\n';
       rec(i.children ?? [], depth + 1);
     }
   };
   rec(o.items, 0);
-  return `${out}--- formatOutline ---\n${formatOutline(o)}\n`;
+  let imports = '';
+  const recImports = (items: OutlineItem[]) => {
+    for (const i of items) {
+      if (i.kind === 'import') {
+        imports += `${i.name} [${i.range[0]}-${i.range[1]}] @${i.line}`;
+        if (i.detail !== undefined) imports += ` (${i.detail})`;
+        if (i.signature !== undefined) imports += ` | ${i.signature}`;
+        imports += '\n';
+      }
+      recImports(i.children ?? []);
+    }
+  };
+  recImports(each.items);
+  return `${out}--- formatOutline ---\n${formatOutline(o)}\n${imports && `--- imports: each ---\n${imports}`}`;
 }
 
 // The languages compiled into the default build; the others are behind cargo features.
@@ -35,7 +50,7 @@ describe('outline of a fixture per language, exact items', () => {
       const result = await getOutline(name, { cwd: SAMPLES });
       expect(result.path).toBe(name);
       expect(result.approximate).toBe(false);
-      expect(dump(result)).toBe(expected);
+      expect(dump(result, await getOutline(name, { cwd: SAMPLES, imports: 'each' }))).toBe(expected);
       expect(getOutlineSync(name, { cwd: SAMPLES })).toEqual(result);
     });
   }
@@ -82,7 +97,7 @@ describe('behaviour', () => {
   it('renders the token-efficient text with members indented', async () => {
     const r = await getOutline('a.ts', { cwd: dir });
     expect(formatOutline(r)).toBe(
-      ['class Foo (lines 1-6)', '  constructor() (line 2)', '  methodA() (lines 3-5)', 'interface Bar (lines 8-10)', '  property x (line 9)', 'function helper() (lines 12-14)'].join('\n'),
+      ['class Foo (lines 1-6)', '  constructor() (line 2)', '  methodA(x: number): string (lines 3-5)', 'interface Bar (lines 8-10)', '  property x (line 9)', 'function helper() (lines 12-14)'].join('\n'),
     );
     const foo = r.items[0];
     expect(foo).toMatchObject({ name: 'Foo', kind: 'class', range: [1, 6] });
@@ -146,7 +161,8 @@ describe('CLI: smart-file-query outline FILE', () => {
     const text = spawnSync(process.execPath, [BIN, 'outline', 'sample.py'], { cwd: SAMPLES, encoding: 'utf8' });
     expect(text.status).toBe(0);
     const golden = readFileSync(join(SAMPLES, 'sample.py.outline'), 'utf8');
-    expect(`--- formatOutline ---\n${text.stdout}`).toBe(golden.slice(golden.indexOf('--- formatOutline ---')));
+    const formatted = golden.slice(golden.indexOf('--- formatOutline ---'), golden.indexOf('--- imports: each ---'));
+    expect(`--- formatOutline ---\n${text.stdout}`).toBe(formatted);
     const json = spawnSync(process.execPath, [BIN, 'outline', 'sample.py', '--json'], { cwd: SAMPLES, encoding: 'utf8' });
     expect(json.status).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(getOutlineSync('sample.py', { cwd: SAMPLES }));
@@ -157,6 +173,76 @@ describe('CLI: smart-file-query outline FILE', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ENOENT/);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('imports in blocks, parameters in the text', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = makeTree({ 'server/index.ts': serverModule(), 'one.py': 'import os\n\ndef f(a, b=2):\n    pass\n' });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a module with 67 imports: one item for them, with its modules; one line in the text', async () => {
+    const r = await getOutline('server/index.ts', { cwd: dir });
+    const block = r.items[0];
+    expect(block).toEqual({ name: 'imports (67)', kind: 'import', range: [2, 70], line: 2, detail: 'block', modules: SERVER_MODULES });
+    expect(r.items.slice(1).map((i) => `${i.kind} ${i.name}`)).toEqual([
+      'interface ViteDevServer', 'type ServerHook', 'function createServer', 'function _createServer', 'function resolveServerUrls', 'class ServerState',
+    ]);
+    const text = formatOutline(r);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^imports \(67\): node:path, node:fs, node:fs\/promises, .*, … \(lines 2-70\)$/);
+    expect(lines[0].length).toBeLessThanOrEqual(120 + ' (lines 2-70)'.length);
+    expect(lines).toContain('function createServer(inlineConfig: InlineConfig = {}): Promise<ViteDevServer> (lines 80-82)');
+    expect(lines).toContain('function resolveServerUrls(server: unknown, logger: Logger): string[] (line 91)');
+    expect(lines).toContain('  listen(port?: number, isRestart?: boolean): Promise<ViteDevServer> (line 74)');
+    expect(lines).toContain('  restart(forceOptimize = false): Promise<void> (lines 94-96)');
+    // a signature over the line's width is cut with …
+    const long = lines.find((l) => l.startsWith('function _createServer('))!;
+    expect(long).toMatch(/^function _createServer\(inlineConfig: InlineConfig = \{\}, options: .{20,}… \(lines 84-89\)$/);
+    expect(long.length).toBeLessThanOrEqual(160 + ' (lines 84-89)'.length);
+
+    // imports: 'each' keeps one item (and one line) per import; 'none' drops them
+    const each = await getOutline('server/index.ts', { cwd: dir, imports: 'each' });
+    expect(each.items.filter((i) => i.kind === 'import').map((i) => i.name)).toEqual([...SERVER_MODULES, '../config', '../logger']);
+    expect(each.items.every((i) => i.modules === undefined)).toBe(true);
+    const eachText = formatOutline(each);
+    expect(eachText.split('\n').length).toBe(lines.length + 66);
+    const none = getOutlineSync('server/index.ts', { cwd: dir, imports: 'none' });
+    expect(none.items).toEqual(r.items.slice(1));
+    expect(getOutlineSync('server/index.ts', { cwd: dir, includeImports: false })).toEqual(none);
+    // The measure: lines and characters of the text before (one per import) and now.
+    console.log(`server/index.ts outline: ${eachText.split('\n').length} lines / ${eachText.length} chars with imports: 'each', ${lines.length} lines / ${text.length} chars in blocks`);
+  });
+
+  it('a single import is a block of one; Python signatures keep their parameters', () => {
+    const r = getOutlineSync('one.py', { cwd: dir });
+    expect(formatOutline(r)).toBe('imports (1): os (line 1)\nfunction f(a, b=2) (lines 3-4)');
+  });
+
+  it('refuses an unknown imports mode, and one includeImports contradicts', () => {
+    expect(() => getOutlineSync('one.py', { cwd: dir, imports: 'all' as never })).toThrow(expect.objectContaining({ code: 'EINVALIDOPTION' }));
+    expect(() => getOutlineSync('one.py', { cwd: dir, imports: 'each', includeImports: false })).toThrow(expect.objectContaining({ code: 'EINVALIDOPTION' }));
+    expect(getOutlineSync('one.py', { cwd: dir, imports: 'none', includeImports: false }).items.map((i) => i.name)).toEqual(['f']);
+  });
+
+  it('CLI: outline prints the block, --imports each one line per import, a bad mode is a usage error', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'outline', ...args], { cwd: dir, encoding: 'utf8' });
+    const block = run('server/index.ts');
+    expect(block.status).toBe(0);
+    expect(block.stdout).toBe(`${formatOutline(getOutlineSync('server/index.ts', { cwd: dir }))}\n`);
+    expect(block.stdout.split('\n')[0]).toMatch(/^imports \(67\): node:path, /);
+    const each = run('server/index.ts', '--imports', 'each');
+    expect(each.status).toBe(0);
+    expect(each.stdout).toBe(`${formatOutline(getOutlineSync('server/index.ts', { cwd: dir, imports: 'each' }))}\n`);
+    expect(each.stdout.split('\n').slice(0, 2)).toEqual(['import node:path (line 2)', 'import node:fs (line 3)']);
+    const none = run('server/index.ts', '--imports=none', '--json');
+    expect(JSON.parse(none.stdout).items[0].name).toBe('ViteDevServer');
+    const bad = run('server/index.ts', '--imports', 'all');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--imports must be block, each or none; got 'all'/);
+    expect(bad.stdout).toBe('');
   });
 });
 

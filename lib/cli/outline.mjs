@@ -1,33 +1,43 @@
-// `smart-file-query outline FILE [--json]`: a file's outline (getOutline),
-// formatted as text, or the object as JSON.
+// `smart-file-query outline FILE [--json] [--imports block|each|none]`: a
+// file's outline (getOutline), formatted as text, or the object as JSON.
 
 import { UsageError, readFlags } from '../args.mjs';
 import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
 
-export const OUTLINE_USAGE = `Usage: smart-file-query outline FILE [--json]
+export const OUTLINE_USAGE = `Usage: smart-file-query outline FILE [--json] [--imports MODE]
 
-Prints the outline (skeleton) of FILE: classes, functions, methods,
-interfaces, types... with their line ranges, members indented. Parsed with
-tree-sitter for TypeScript, TSX, JavaScript, Python, Rust, Go, Java, C and
-C++; other text files get a best-effort outline marked approximate.
+Prints the outline (skeleton) of FILE: classes, functions and methods with
+their parameters, interfaces, types... with their line ranges, members
+indented. Parsed with tree-sitter for TypeScript, TSX, JavaScript, Python,
+Rust, Go, Java, C and C++; other text files get a best-effort outline marked
+approximate.
 
   --json             print the outline object (getOutline's result) as JSON
+  --imports MODE     block (default): each run of consecutive imports is one
+                     line, \`imports (N): module, module, …\`; each: one line
+                     per import; none: no imports
   -C, --cwd <dir>    run in <dir> (relative to the current directory):
                      FILE is relative to it
   -h, --help         print this help
 `;
 
+const IMPORT_MODES = ['block', 'each', 'none'];
+
 async function run(argv, io) {
   let json = false;
   let help = false;
+  let imports;
   const cwd = [];
   let files;
   try {
-    const spec = { strings: CWD_FLAG.strings, booleans: ['json', 'help'], shorts: { h: 'help', ...CWD_FLAG.shorts }, positionals: true };
+    const spec = { strings: [...CWD_FLAG.strings, 'imports'], booleans: ['json', 'help'], shorts: { h: 'help', ...CWD_FLAG.shorts }, positionals: true };
     files = readFlags(argv, spec, (name, value) => {
       if (name === 'json') json = value;
       else if (name === 'cwd') cwd.push(value);
-      else help = help || value;
+      else if (name === 'imports') {
+        if (!IMPORT_MODES.includes(value)) throw new UsageError(`--imports must be block, each or none; got '${value}'`);
+        imports = value;
+      } else help = help || value;
     });
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -43,7 +53,10 @@ async function run(argv, io) {
   const { getOutline, formatOutline } = lib('outline.js');
   let text;
   try {
-    const result = await getOutline(files[0], cwd.length > 0 ? { cwd: resolveCwd(cwd) } : undefined);
+    const options = {};
+    if (cwd.length > 0) options.cwd = resolveCwd(cwd);
+    if (imports !== undefined) options.imports = imports;
+    const result = await getOutline(files[0], options);
     text = json ? JSON.stringify(result) : `${formatOutline(result)}\n`;
   } catch (e) {
     io.stderr(`smart-file-query outline: ${e.message}${e instanceof CwdError ? '' : ` (${e.code})`}\n`);

@@ -365,11 +365,19 @@ const viewOutline = {
     additionalProperties: false,
     properties: {
       path: { type: 'string', description: 'Path to the source file' },
+      imports: {
+        type: 'string',
+        enum: ['block', 'each', 'none'],
+        description:
+          "How imports are shown: 'block' (default) one line per run of consecutive imports, " +
+          "'imports (N): module, module, …'; 'each' one line per import; 'none' leaves them out",
+      },
     },
     required: ['path'],
   },
   pathArgument: 'path',
-  run: (args, { api, root }, signal) => api.getOutline(args.path, { cwd: root, signal }),
+  run: (args, { api, root }, signal) =>
+    api.getOutline(args.path, { cwd: root, signal, ...(args.imports === undefined ? {} : { imports: args.imports }) }),
   text: (value, args, budget, { api }) =>
     fitText(api.formatOutline(value), budget, (k, total) =>
       `[truncated: true. ${budgetWords()}: ${k} of its ${total} lines are shown. View a part of the file with ` +

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use serde::Serialize;
-use sfq_outline::{Outline, OutlineOptions, ViewOp, WindowSize, WindowView};
+use sfq_outline::{ImportMode, Outline, OutlineOptions, ViewOp, WindowSize, WindowView};
 
 use crate::cancel::Cancel;
 use crate::error::{Error, ErrorCode, Result};
@@ -15,7 +15,7 @@ use crate::text::{Encoding, is_binary};
 
 /// Options of `getOutline`.
 pub const OUTLINE_OPTION_NAMES: &[&str] =
-    &["path", "cwd", "timeoutMs", "maxItems", "maxDepth", "includeImports"];
+    &["path", "cwd", "timeoutMs", "maxItems", "maxDepth", "includeImports", "imports"];
 /// Options of the viewer's native read.
 pub const VIEW_OPTION_NAMES: &[&str] = &["path", "cwd", "windowSize", "op", "line", "from"];
 /// The largest file either reads (larger ones are refused with `EFILETOOLARGE`).
@@ -79,8 +79,24 @@ pub fn get_outline(raw: &RawOptions, cancel: &Cancel) -> Result<Outline> {
     if let Some(n) = raw.int("maxDepth", 1, 100)? {
         options = options.with_max_depth(n as i64).map_err(option_error)?;
     }
-    if let Some(b) = raw.bool("includeImports")? {
-        options = options.with_imports(b);
+    let mode = match raw.string("imports")? {
+        None => None,
+        Some(name) => Some(ImportMode::from_name(&name).ok_or_else(|| {
+            Error::invalid_option(format!(
+                "getOutline: imports must be 'block', 'each' or 'none'; got {name:?}"
+            ))
+        })?),
+    };
+    match (raw.bool("includeImports")?, mode) {
+        (Some(include), Some(mode)) if include != (mode != ImportMode::None) => {
+            return Err(Error::invalid_option(format!(
+                "getOutline: includeImports: {include} contradicts imports: '{}'",
+                mode.as_str()
+            )));
+        }
+        (_, Some(mode)) => options = options.with_import_mode(mode),
+        (Some(include), None) => options = options.with_imports(include),
+        (None, None) => {}
     }
     let file = read_text(&root, &path)?;
     cancel.check()?;
