@@ -237,6 +237,7 @@ export const MUTATIONS = {
   },
   projectConfig(root, r) {
     const p = join(root, '.smart-file-query.json');
+    if (!safeFile(root, '.smart-file-query.json')) rmSync(p, { recursive: true, force: true });
     if (existsSync(p) && r.next() < 0.4) rmSync(p);
     else writeFileSync(p, JSON.stringify({ version: 1, exclude_patterns: [r.pick(['docs', 'test', '*.md', 'vendor'])], max_results: 1 + r.int(50) }));
   },
@@ -310,7 +311,8 @@ export async function runSeed(seed, steps, { log = () => {} } = {}) {
       } catch (e) {
         // A mutation the tree's state no longer allows (a path that became a
         // folder, a stash with nothing to pop): the step goes on without it.
-        if (!['EISDIR', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EACCES', 'ENOTEMPTY'].includes(e?.code)) throw e;
+        const code = e?.info?.code ?? e?.code;
+        if (!['EISDIR', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EACCES', 'ENOTEMPTY'].includes(code)) throw e;
       }
       const [name, args] = r.pick(queries(root, r))();
       const warm = await answer(() => session[name](...args));
