@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use sfq_walk::discovery::Prefixed;
 use sfq_walk::discovery::{
     Entry, EntryKind, NotCheckedOut, PathFilter, WalkConfig, WalkError, walk,
 };
@@ -208,33 +209,4 @@ pub fn glob_set(option: &str, patterns: &[String], dot: bool, basename: bool) ->
         };
         Error::invalid_option(format!("invalid {option} glob: {what}"))
     })
-}
-
-/// A filter over paths relative to a subfolder, stated for root-relative ones.
-pub struct Prefixed {
-    /// The filter stated for root-relative paths.
-    pub inner: Arc<dyn PathFilter>,
-    /// The subfolder's root-relative path with a trailing `/`.
-    pub prefix: String,
-}
-
-impl Prefixed {
-    fn full(&self, path: &str) -> String {
-        format!("{}{path}", self.prefix)
-    }
-}
-
-impl PathFilter for Prefixed {
-    fn skip_dir(&self, path: &str) -> bool {
-        self.inner.skip_dir(&self.full(path))
-    }
-    fn keep_file(&self, path: &str) -> bool {
-        self.inner.keep_file(&self.full(path))
-    }
-    fn force_dir(&self, path: &str) -> bool {
-        self.inner.force_dir(&self.full(path))
-    }
-    fn force_file(&self, path: &str) -> bool {
-        self.inner.force_file(&self.full(path))
-    }
 }

@@ -35,6 +35,37 @@ pub trait PathFilter: Send + Sync {
     }
 }
 
+/// A filter over paths relative to a subfolder (a submodule, a `path`
+/// option), stated for root-relative ones: each path is asked about with the
+/// subfolder's prefix in front.
+pub struct Prefixed {
+    /// The filter stated for root-relative paths.
+    pub inner: Arc<dyn PathFilter>,
+    /// The subfolder's root-relative path with a trailing `/`.
+    pub prefix: String,
+}
+
+impl Prefixed {
+    fn full(&self, path: &str) -> String {
+        format!("{}{path}", self.prefix)
+    }
+}
+
+impl PathFilter for Prefixed {
+    fn skip_dir(&self, path: &str) -> bool {
+        self.inner.skip_dir(&self.full(path))
+    }
+    fn keep_file(&self, path: &str) -> bool {
+        self.inner.keep_file(&self.full(path))
+    }
+    fn force_dir(&self, path: &str) -> bool {
+        self.inner.force_dir(&self.full(path))
+    }
+    fn force_file(&self, path: &str) -> bool {
+        self.inner.force_file(&self.full(path))
+    }
+}
+
 /// The environment that locates the user's and system's git configuration.
 /// [`GitEnvironment::from_process`] reads the process environment; tests pass
 /// their own.

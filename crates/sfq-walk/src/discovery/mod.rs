@@ -107,7 +107,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-pub use config::{GitEnvironment, PathFilter, WalkConfig, WalkConfigBuilder};
+pub use config::{GitEnvironment, PathFilter, Prefixed, WalkConfig, WalkConfigBuilder};
 pub use entry::{Entry, EntryKind, Listing, Mode, NotCheckedOut};
 pub use error::{ConfigError, EFBIG, SoftError, WalkError};
 

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::config::{PathFilter, WalkConfig};
+use super::config::{Prefixed, WalkConfig};
 use super::entry::{Entry, EntryKind, Listing, Mode};
 use super::error::WalkError;
 use super::repo;
@@ -28,34 +28,6 @@ pub(crate) fn initialised(dir: &Path) -> bool {
                 && repo::is_git_directory(&dotgit)
         }
         Err(_) => false,
-    }
-}
-
-/// The superproject's filter, asked about a submodule's paths.
-struct Prefixed {
-    inner: Arc<dyn PathFilter>,
-    /// The submodule's root-relative path with a trailing `/`.
-    prefix: String,
-}
-
-impl Prefixed {
-    fn full(&self, path: &str) -> String {
-        format!("{}{path}", self.prefix)
-    }
-}
-
-impl PathFilter for Prefixed {
-    fn skip_dir(&self, path: &str) -> bool {
-        self.inner.skip_dir(&self.full(path))
-    }
-    fn keep_file(&self, path: &str) -> bool {
-        self.inner.keep_file(&self.full(path))
-    }
-    fn force_dir(&self, path: &str) -> bool {
-        self.inner.force_dir(&self.full(path))
-    }
-    fn force_file(&self, path: &str) -> bool {
-        self.inner.force_file(&self.full(path))
     }
 }
 
