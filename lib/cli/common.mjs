@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { UsageError } from '../args.mjs';
 
 export const PROGRAM = 'smart-file-query';
 
@@ -117,4 +118,10 @@ export function flagMessage(message, flags) {
   m = GLOB.exec(message);
   if (m && Object.hasOwn(flags, m[1])) return `${flags[m[1]]}: invalid glob: ${message.slice(m[0].length)}`;
   return message;
+}
+
+/** A subcommand flag's value as a non-negative integer, else a usage error naming the flag. */
+export function integer(flag, value) {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
+  return Number(value);
 }

@@ -2,7 +2,7 @@
 // shell; one path per line, or the result as JSON.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, flagMessage, lib, resolveCwd, integer, usageFailure } from './common.mjs';
 
 /** findFiles' limit on maxResults. */
 const MAX_RESULTS = 10_000_000;
@@ -37,11 +37,6 @@ const FLAGS = {
   pattern: 'PATTERN',
   path: 'PATH',
 };
-
-function integer(flag, value) {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
-  return Number(value);
-}
 
 async function run(argv, io) {
   let help = false;

@@ -5,7 +5,7 @@
 // one-line reason on stderr.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, PROGRAM, SUBMODULES_HELP, lib, resolveCwd } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, PROGRAM, SUBMODULES_HELP, integer, lib, resolveCwd } from './common.mjs';
 
 const MODES = `Query modes (one at most): fixed string by default;
   --identifier            no ASCII identifier character ([A-Za-z0-9_]) on
@@ -86,11 +86,6 @@ ${CWD_HELP}
   -h, --help              print this help
 
 ${COMMON}`;
-
-function integer(flag, value) {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
-  return Number(value);
-}
 
 /** Engine option names as the command line spells them. */
 const FLAG_NAMES = {

@@ -2,7 +2,7 @@
 // shell; the result object as JSON on stdout.
 
 import { UsageError, readFlags, splitGlobs } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, briefFailure, flagMessage, lib, resolveCwd, usageFailure } from './common.mjs';
+import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, briefFailure, flagMessage, lib, resolveCwd, integer, usageFailure } from './common.mjs';
 
 export const SEARCH_USAGE = `Usage: smart-file-query search QUERY [PATH] [options]
 
@@ -43,11 +43,6 @@ const FLAGS = {
   path: 'PATH',
   query: 'QUERY',
 };
-
-function integer(flag, value) {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
-  return Number(value);
-}
 
 async function run(argv, io) {
   const options = {};
