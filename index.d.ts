@@ -991,6 +991,15 @@ export interface SessionOptions {
   memoryBudgetMB?: number;
   /** Worker threads of its calls that do not say (1–256). Output is the same for any value. */
   threads?: number;
+  /**
+   * Whether the session watches the folders its calls walk (Linux: inotify),
+   * so that an unchanged tree is answered from memory without a walk or a
+   * stat. Default `true`. Without a watch (`false`, another OS, a network
+   * file system, the inotify watch limit reached) every call walks the tree
+   * and checks each text against its file's stat. Answers are the same
+   * either way.
+   */
+  watch?: boolean;
 }
 
 /** What {@link Session.stats} reports. */
@@ -1005,13 +1014,26 @@ export interface SessionStats {
   indexBytes: number;
   /** `memoryBudgetMB` in bytes. */
   memoryBudgetBytes: number;
+  /** Entries of the folder listings held. */
+  listedEntries: number;
+  /** Whether the session watches its tree (see {@link SessionOptions.watch}). */
+  watching: boolean;
+  /** Files whose contents are used without a stat (under the watch). */
+  trustedFiles: number;
   /**
    * How the last call established that what it used was fresh:
-   * `statRevalidation` (the tree walked again and every candidate's stamp —
-   * device, inode, mode, size, mtime and ctime in ns — compared with the one
-   * its contents were read under), `none` before the first call.
+   * `watcherDrain` (the watch's queue, drained when the call began, named no
+   * change the kept listings depend on, and git's index, configuration and
+   * exclude files and the ignore files above the root were unchanged: the
+   * listings and trusted contents were used as they were), `rebuild` (the
+   * folders were walked again: the first call, a change of names, ignore
+   * rules or git state, or a call whose walk cannot come from a kept
+   * listing), `statRevalidation` (no watch: the tree walked again and every
+   * candidate's stamp — device, inode, mode, size, mtime and ctime in ns —
+   * compared with the one its contents were read under), `none` before the
+   * first call.
    */
-  freshness: 'statRevalidation' | 'none';
+  freshness: 'watcherDrain' | 'rebuild' | 'statRevalidation' | 'none';
   /** Files the last call read from disk (new, changed, racy or evicted). */
   filesReread: number;
   /** Files the last call took from memory. */
@@ -1029,12 +1051,18 @@ export interface SessionStats {
  * every query of the module with the same names and options minus `cwd`
  * (`root` and `path` options resolve against the session's root). Each
  * answer is byte for byte the answer of the same cold call started when the
- * session call started: every call walks the tree again (git's index, the
- * ignore files and the folders are read anew), and a file's contents are
- * taken from memory only while its stamp is the one they were read under
- * and that read was not racy (a file whose mtime or ctime lies within 2 s
- * of its read is read again at each call). Nothing is written to the tree.
- * Calls may overlap. The methods also work destructured.
+ * session call started. Under its watch (Linux), each call first drains the
+ * watch's queue (inotify queues an event before the writing call returns):
+ * a folder's listing is used again only while no event named a change of
+ * its names or ignore files and git's index, configuration and exclude
+ * files are unchanged, and a file's contents only while no event named the
+ * file (files with several hard links are checked by stat; writes through a
+ * shared `mmap` are not seen). Without a watch, every call walks the tree
+ * again and a file's contents are taken from memory only while its stamp is
+ * the one they were read under and that read was not racy (a file whose
+ * mtime or ctime lies within 2 s of its read is read again at each call).
+ * Nothing is written to the tree. Calls may overlap. The methods also work
+ * destructured.
  */
 export declare class Session {
   private constructor();

@@ -927,7 +927,7 @@ describe('one warm session per root', () => {
       const again = await ok(server, 'smart_file_query', ask);
       expect(again).toEqual(first);
       let status = await ok(server, 'task_status', {});
-      expect(status.session).toMatchObject({ calls: 2, files_known: 20, freshness: 'statRevalidation', last_call_files_reused: 20, last_call_files_reread: 0 });
+      expect(status.session).toMatchObject({ calls: 2, files_known: 20, freshness: 'watcherDrain', last_call_files_reused: 20, last_call_files_reread: 0 });
       const { writeFileSync } = await import('node:fs');
       writeFileSync(join(root, 'src/m3.ts'), "export function warm3() { return 'changed'; }\n");
       const after = await ok(server, 'smart_file_query', ask);

@@ -2,23 +2,40 @@
 // files, folders, symlinks, ignore rules, git state and the project config,
 // each followed by one random query asked of a session and cold, compared
 // whole (helpers/session-diff.mjs; more seeds: `node scripts/session-diff.mjs`).
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module without types
 import { runSeed } from './helpers/session-diff.mjs';
+
+const SCRIPT = resolve(__dirname, '..', 'scripts', 'session-diff.mjs');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const api = require('../index.js');
 
 describe('a session against cold calls', () => {
   for (const seed of [1, 2, 3]) {
-    it(`seed ${seed}: 250 steps of one mutation and one query, no difference`, async () => {
+    it(`seed ${seed}, watched: 250 steps of one mutation and one query, no difference`, async () => {
       const { differences, stats } = await runSeed(seed, 250);
       expect(differences).toEqual([]);
       // The session took unchanged files from memory (the proof covers its cache, not only reads).
       expect(stats.calls).toBe(250);
       expect(stats.filesKnown).toBeGreaterThan(0);
+      expect(stats.watching).toBe(true);
     }, 900_000); // about 5-10 s here; emulated arm64 (npm run test:arm64) is many times slower
   }
+
+  it('seed 4, watch: false (stat revalidation): no difference', async () => {
+    const { differences, stats } = await runSeed(4, 250, { watch: false });
+    expect(differences).toEqual([]);
+    expect(stats).toMatchObject({ watching: false, freshness: 'statRevalidation', trustedFiles: 0 });
+  }, 900_000);
+
+  it('seed 5, the watch reporting lost events at every call (failpoint): no difference', () => {
+    const run = spawnSync(process.execPath, [SCRIPT, '--seeds', '5-5', '--steps', '250', '--mode', 'overflow'], { encoding: 'utf8' });
+    expect(run.stdout).toMatch(/no difference in 1 seeds × 250 steps \(overflow\)/);
+    expect(run.status).toBe(0);
+  }, 900_000);
 });
 
 describe('openSession', () => {
@@ -28,18 +45,20 @@ describe('openSession', () => {
     const stats = session.stats();
     expect(stats).toMatchObject({ root: expect.any(String), calls: 0, freshness: 'none', lastRefresh: null, closed: false, memoryBudgetBytes: 64 << 20 });
     const { searchCodeSync, close } = session; // methods work destructured
-    expect(searchCodeSync('openSession', { path: 'session-diff.test.ts' }).matchCount).toBeGreaterThan(0);
-    expect(session.stats()).toMatchObject({ calls: 1, freshness: 'statRevalidation' });
+    expect(searchCodeSync('openSession', { path: 'helpers' }).matchCount).toBeGreaterThan(0);
+    expect(session.stats()).toMatchObject({ calls: 1, freshness: 'rebuild', watching: true });
+    searchCodeSync('openSession', { path: 'helpers' });
+    expect(session.stats()).toMatchObject({ calls: 2, freshness: 'watcherDrain' });
     close();
     expect(session.stats()).toMatchObject({ closed: true, filesKnown: 0, contentBytes: 0 });
     await expect(session.smartFileQuery({ regex: 'x' })).rejects.toMatchObject({ code: 'ESESSIONCLOSED' });
     expect(() => session.surveySync({ terms: ['x'] })).toThrow(expect.objectContaining({ code: 'ESESSIONCLOSED' }));
     await expect(api.openSession({ cwd: '/nonexistent/sfq' })).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(api.openSession({ memoryBudgetMB: 0 })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
-    await expect(api.openSession({ watch: true })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
+    await expect(api.openSession({ watch: 'yes' })).rejects.toMatchObject({ code: 'EINVALIDOPTION' });
   });
 
-  it('takes unchanged files from memory and reads changed ones again', async () => {
+  it('without a watch, takes unchanged files from memory and reads changed ones again (stat revalidation)', async () => {
     const { mkdtempSync, writeFileSync, utimesSync, rmSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
@@ -48,7 +67,7 @@ describe('openSession', () => {
       for (let i = 0; i < 5; i++) writeFileSync(join(root, `f${i}.txt`), `needle ${i}\n`);
       // Files whose stamps are older than the racy window are kept.
       await new Promise((r) => setTimeout(r, 2200));
-      const session = await api.openSession({ cwd: root });
+      const session = await api.openSession({ cwd: root, watch: false });
       session.smartFileQuerySync({ regex: 'needle' });
       expect(session.stats()).toMatchObject({ filesReread: 5, filesReused: 0, filesKnown: 5 });
       const again = session.smartFileQuerySync({ regex: 'needle' });
@@ -61,6 +80,36 @@ describe('openSession', () => {
       expect(after.aggregate.totalMatches).toBe(4);
       expect(JSON.stringify(after)).toBe(JSON.stringify(api.smartFileQuerySync({ regex: 'needle', cwd: root })));
       expect(session.stats()).toMatchObject({ filesReread: 1, filesReused: 4 });
+      session.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('under its watch, trusts files just written, sees an edit at once, and walks again only after a change of names', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const root = mkdtempSync(join(tmpdir(), 'sfq-session-watch-'));
+    try {
+      for (let i = 0; i < 5; i++) writeFileSync(join(root, `f${i}.txt`), `needle ${i}\n`);
+      const session = await api.openSession({ cwd: root });
+      const ask = () => {
+        const warm = session.smartFileQuerySync({ regex: 'needle' });
+        expect(JSON.stringify(warm)).toBe(JSON.stringify(api.smartFileQuerySync({ regex: 'needle', cwd: root })));
+        return warm;
+      };
+      ask();
+      expect(session.stats()).toMatchObject({ freshness: 'rebuild', filesReread: 5, trustedFiles: 5, watching: true });
+      ask();
+      expect(session.stats()).toMatchObject({ freshness: 'watcherDrain', filesReread: 0, filesReused: 5 });
+      // Same size, same second: the watch names the file.
+      writeFileSync(join(root, 'f2.txt'), 'nEedle 2\n');
+      expect(ask().aggregate.totalMatches).toBe(4);
+      expect(session.stats()).toMatchObject({ freshness: 'watcherDrain', filesReread: 1, filesReused: 4 });
+      writeFileSync(join(root, 'f5.txt'), 'needle 5\n');
+      expect(ask().aggregate.totalMatches).toBe(5);
+      expect(session.stats()).toMatchObject({ freshness: 'rebuild', filesReread: 1, filesReused: 5 });
       session.close();
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 'use strict';
 // Sessions (`openSession`): a tree opened once and queried many times. Every
 // query of the module, same names and options minus `cwd`, answered on the
-// session's native handle: each call walks the tree again and reads file
-// contents the session holds while their stamps prove them fresh, so every
+// session's native handle, from the listings and file contents it holds while
+// its watch (or, without one, each file's stamp) proves them fresh, so every
 // answer is the cold call's. Types and docs: index.d.ts.
 
 const { codedError, openNativeSession } = require('./native.js');

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync,
-  statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, lstatSync, readFileSync,
+  statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, lstatSync, readFileSync, linkSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -108,6 +108,11 @@ export function makeRepo(seed) {
   const root = mkdtempSync(join(tmpdir(), 'sfq-session-diff-'));
   for (let i = 0; i < 40; i++) write(root, `${r.pick(DIRS) || '.'}/f${i}.${r.pick(['txt', 'ts', 'md', 'js'])}`.replace(/^\.\//, ''), body(r));
   write(root, '.gitignore', 'build/\n*.log\n');
+  mkdirSync(join(root, 'build'), { recursive: true });
+  for (const f of ['f1', 'f2', 'f3']) {
+    const name = readdirSync(root).find((n) => n.startsWith(`${f}.`));
+    if (name) linkSync(join(root, name), join(root, 'build', `hard-${name}`));
+  }
   write(root, 'src/.gitignore', 'generated.*\n');
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'config', 'user.email', 't@example.com');
@@ -126,6 +131,9 @@ export function makeRepo(seed) {
 
 /** The mutations, by name: each changes the tree (or git's state) one way. */
 export const MUTATIONS = {
+  // No change: the next query is answered from what the session holds.
+  quiet() {},
+  quietToo() {},
   sameSizeEdit(root, r) {
     const f = r.pick(files(root).filter((p) => safeFile(root, p)));
     if (!f) return;
@@ -235,6 +243,38 @@ export const MUTATIONS = {
     const f = r.pick(files(root).filter((p) => safeFile(root, p)));
     if (f) appendFileSync(join(root, f), `${'needle alpha '.repeat(24000)}\n`); // past 256 KiB
   },
+  renameFolder(root, r) {
+    const d = r.pick(dirs(root).filter((p) => p !== '' && !p.includes('/')));
+    if (d) renameSync(join(root, d), join(root, `${d}-moved${r.int(10)}`));
+  },
+  folderReplaced(root, r) {
+    // A folder moved away and another made at its path, with a file of the
+    // old one's name: a text kept for that path must not be served.
+    const d = r.pick(dirs(root).filter((p) => p !== ''));
+    if (!d) return;
+    const old = files(root).filter((f) => f.startsWith(`${d}/`) && safeFile(root, f));
+    renameSync(join(root, d), join(root, `${d}-old${r.int(1000)}`));
+    for (const f of old.slice(0, 3)) write(root, f, body(r));
+  },
+  writeThroughLink(root, r) {
+    // A file with a second link (made with the repository, in an ignored
+    // folder) written through that link, same size: no event names the
+    // first path, so a file with two links is never trusted without a stat.
+    const d = join(root, 'build');
+    let names = [];
+    try {
+      names = readdirSync(d).filter((n) => n.startsWith('hard'));
+    } catch {
+      return;
+    }
+    const n = r.pick(names);
+    if (!n) return;
+    const p = join(d, n);
+    const old = readFileSync(p);
+    if (old.length === 0) return;
+    old[0] = old[0] === 0x61 ? 0x62 : 0x61;
+    writeFileSync(p, old);
+  },
   projectConfig(root, r) {
     const p = join(root, '.smart-file-query.json');
     if (!safeFile(root, '.smart-file-query.json')) rmSync(p, { recursive: true, force: true });
@@ -276,12 +316,18 @@ export function queries(root, r) {
     () => ['sampleSync', [{ query: r.pick(['beta', 'TODO']) }]],
     () => ['showSync', [{ query: r.pick(['alpha', 'x']), file: someFile() }]],
     () => ['getOutlineSync', [someFile()]],
+    () => ['searchCode', [r.pick(['alpha', 'needle']), { path: r.pick(['src', 'deep/a', 'docs']), maxResults: 1 + r.int(40) }]],
+    () => ['globFiles', [{ pattern: r.pick(['**/*', '**/.*', 'src/**/*.ts']), includeHidden: true }]],
+    () => ['grepContent', [{ pattern: r.pick(['alpha', 'needle|x']), fileGlob: r.pick(['*.ts', '*.txt', '*.md']) }]],
+    () => ['findFiles', [{ pattern: r.pick(['*', 'src/*', '**/b*']), path: r.pick(['src', 'deep', '.']) }]],
+    () => ['smartFileQuery', [{ regex: r.pick(['alpha', 'TODO']), ignore: r.pick(['docs/**', 'src/**', '**/*.md']), maxFileSizeKB: r.pick([1, 64, 1024]) }]],
   ];
 }
 
 function withCwd(name, args, cwd) {
-  if (name === 'searchCodeSync') return [args[0], { ...args[1], cwd }];
-  if (name === 'getOutlineSync') return [args[0], { cwd }];
+  const base = name.replace(/Sync$/, '');
+  if (base === 'searchCode') return [args[0], { ...args[1], cwd }];
+  if (base === 'getOutline') return [args[0], { cwd }];
   return [{ ...args[0], cwd }, ...args.slice(1)];
 }
 
@@ -297,10 +343,10 @@ async function answer(fn) {
  * Runs `steps` steps on a new repository for `seed`; returns the
  * differences found (each with the step, mutation, query and both answers).
  */
-export async function runSeed(seed, steps, { log = () => {} } = {}) {
+export async function runSeed(seed, steps, { log = () => {}, watch = true } = {}) {
   const root = makeRepo(seed);
   const r = rng(seed);
-  const session = await api.openSession({ cwd: root });
+  const session = await api.openSession({ cwd: root, watch });
   const differences = [];
   const names = Object.keys(MUTATIONS);
   try {

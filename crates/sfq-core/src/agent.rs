@@ -479,23 +479,30 @@ impl LineScan {
                 engine::run_over(std::slice::from_ref(c), 1, cancel, work, &mut collector)?
             }
             Base::Dir { abs, prefix } => {
-                let listed = self.list(abs, prefix, cancel, true)?;
+                let mut listed = self.list(abs, prefix, cancel, true)?;
                 engine::run_over(&listed.items, self.threads, cancel, work, &mut collector)?;
-                for u in listed.unreadable {
+                for u in std::mem::take(&mut listed.unreadable) {
                     collector.unreadable(u);
                 }
-                let left_out = &listed.not_checked_out;
+                let left_out = std::mem::take(&mut listed.not_checked_out);
                 collector.found.skipped.not_checked_out =
                     (left_out.files + left_out.dirs.len()) as u64;
                 if self.hint && collector.found.total == 0 && collector.found.incomplete.is_none() {
+                    // A listing from a session's memory walks for what was
+                    // dropped now (the look's time is measured after it, as
+                    // a cold call's).
+                    let mut dropped = listed.take_dropped(cancel)?;
+                    for d in &mut dropped {
+                        d.0.insert_str(0, prefix);
+                    }
                     // The extra look costs at most a twentieth of the search's
                     // own time (at least 5 ms, at most 1 s) unless `hintMs` says.
                     let limit = self.hint_time.unwrap_or_else(|| {
                         (started.elapsed() / 20).clamp(HINT_MIN_TIME, HINT_TIME)
                     });
-                    let hint = self.hint(&listed.dropped, &cancel.bounded(limit), cancel)?;
+                    let hint = self.hint(&dropped, &cancel.bounded(limit), cancel)?;
                     collector.found.hint =
-                        with_note("0 matches", hint, not_checked_out_note(left_out));
+                        with_note("0 matches", hint, not_checked_out_note(&left_out));
                 }
             }
         }
@@ -562,6 +569,7 @@ impl LineScan {
             abs_paths: true,
             threads: self.threads,
             recurse_submodules: self.recurse_submodules,
+            source: self.reader.source.clone(),
         };
         // What the rules dropped is reported by the searching walk (for a
         // hint without a second walk of the whole tree).
@@ -570,9 +578,6 @@ impl LineScan {
         if !prefix.is_empty() {
             for c in &mut listed.items {
                 c.rel.insert_str(0, prefix);
-            }
-            for d in &mut listed.dropped {
-                d.0.insert_str(0, prefix);
             }
             for d in &mut listed.not_checked_out.dirs {
                 d.insert_str(0, prefix);

@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 pub use sfq_walk::discovery::Prefixed;
 use sfq_walk::discovery::{
-    Entry, EntryKind, NotCheckedOut, PathFilter, WalkConfig, WalkError, walk,
+    Entry, EntryKind, NotCheckedOut, PathFilter, WalkConfig, WalkError, WalkObserver, walk,
 };
 use sfq_walk::glob::{GlobError, GlobOptions, GlobSet};
 
 use crate::cancel::Cancel;
+use crate::engine::Source;
 use crate::error::{Error, ErrorCode, Result, io_code};
 
 /// A file to search.
@@ -37,6 +38,7 @@ impl Candidate {
 }
 
 /// What an API's profile decides about discovery.
+#[derive(Clone)]
 pub struct DiscoveryProfile {
     /// Directory names never entered, at any depth (`.git` always is).
     pub prune_names: Vec<String>,
@@ -64,6 +66,30 @@ pub struct DiscoveryProfile {
     /// as `git ls-files --recurse-submodules`; see sfq-walk's
     /// `WalkConfigBuilder::recurse_submodules`).
     pub recurse_submodules: bool,
+    /// Where the listing comes from: a walk of the disk, or a session's
+    /// listing kept fresh by its watch (the same entries).
+    pub source: Source,
+}
+
+impl std::fmt::Debug for DiscoveryProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiscoveryProfile")
+            .field("prune_names", &self.prune_names)
+            .field("filter", &self.filter.is_some())
+            .field("dirs", &self.dirs)
+            .field("hidden", &self.hidden)
+            .field("ignore_files", &self.ignore_files)
+            .field("metadata", &self.metadata)
+            .field("recurse_submodules", &self.recurse_submodules)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DiscoveryProfile {
+    /// The same profile, walking the disk.
+    pub fn on_disk(&self) -> DiscoveryProfile {
+        DiscoveryProfile { source: Source::Disk, ..self.clone() }
+    }
 }
 
 /// A listing returning more entries than this `lstat`s every file during
@@ -110,6 +136,31 @@ pub struct Listed<T> {
     /// those the profile's settings and filter would have listed):
     /// skip-worktree files, and sparse directories of a sparse index.
     pub not_checked_out: NotCheckedOut,
+    /// What was dropped was asked for but not looked at (the listing came
+    /// from a session's memory): [`Listed::take_dropped`] walks for it.
+    pub deferred: Option<Box<(PathBuf, DiscoveryProfile)>>,
+}
+
+impl<T> Listed<T> {
+    /// A listing of `items` with nothing else to report.
+    pub fn of(items: Vec<T>) -> Listed<T> {
+        Listed {
+            items,
+            unreadable: Vec::new(),
+            dropped: Vec::new(),
+            not_checked_out: NotCheckedOut::default(),
+            deferred: None,
+        }
+    }
+
+    /// What ignore rules and pruned names dropped (walked for now when the
+    /// listing came from a session's memory).
+    pub fn take_dropped(&mut self, cancel: &Cancel) -> Result<Dropped> {
+        match self.deferred.take() {
+            Some(d) => Ok(listing(&d.0, &d.1.on_disk(), cancel, true)?.dropped),
+            None => Ok(std::mem::take(&mut self.dropped)),
+        }
+    }
 }
 
 /// [`entries`], plus what ignore rules and pruned names dropped when
@@ -120,6 +171,21 @@ pub fn listing(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
     report_dropped: bool,
+) -> Result<Listed<Entry>> {
+    match &profile.source {
+        Source::Disk => walk_listing(root, profile, cancel, report_dropped, None),
+        Source::Session(store) => store.listing(root, profile, cancel, report_dropped),
+    }
+}
+
+/// [`listing`] by a walk of the disk, `observer` told of every directory
+/// read.
+pub fn walk_listing(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+    report_dropped: bool,
+    observer: Option<Arc<dyn WalkObserver>>,
 ) -> Result<Listed<Entry>> {
     let mut builder = WalkConfig::builder(root)
         .report_dropped(report_dropped)
@@ -133,6 +199,9 @@ pub fn listing(
         .threads(profile.threads);
     if let Some(filter) = &profile.filter {
         builder = builder.filter(filter.clone());
+    }
+    if let Some(observer) = observer {
+        builder = builder.observer(observer);
     }
     let config = builder
         .build()
@@ -151,6 +220,7 @@ pub fn listing(
         unreadable,
         dropped: listing.dropped,
         not_checked_out: listing.not_checked_out,
+        deferred: None,
     })
 }
 
@@ -172,14 +242,14 @@ pub fn candidates_and_dropped(
     cancel: &Cancel,
     report_dropped: bool,
 ) -> Result<Listed<Candidate>> {
-    let Listed { items, unreadable, dropped, not_checked_out } =
+    let Listed { items, unreadable, dropped, not_checked_out, deferred } =
         listing(root, profile, cancel, report_dropped)?;
     let items = items
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
         .map(|e| Candidate { rel: e.path, abs: e.abs_path, missing: e.missing, regular: true })
         .collect();
-    Ok(Listed { items, unreadable, dropped, not_checked_out })
+    Ok(Listed { items, unreadable, dropped, not_checked_out, deferred })
 }
 
 fn walk_error(e: WalkError, cancel: &Cancel) -> Error {

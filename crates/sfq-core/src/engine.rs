@@ -15,19 +15,20 @@ use crate::discovery::{self, Candidate, DiscoveryProfile, Unreadable};
 use crate::error::Result;
 pub use crate::scan::Flow;
 use crate::search::{self, FileText, SkipReason};
-use crate::session::ContentCache;
+use crate::session::Store;
 use crate::text::Encoding;
 
-/// Where a call's file contents come from: the disk, or a session's
-/// contents proven fresh by stat ([`crate::session::ContentCache`]). Either
-/// way the text is the one a cold read gives now.
+/// Where a call's listings and file contents come from: the disk, or a
+/// session's memory proven fresh by its watch or by stat
+/// ([`crate::session::Store`]). Either way they are what a cold walk and a
+/// cold read give now.
 #[derive(Debug, Clone, Default)]
 pub enum Source {
-    /// Every file is read from disk (a cold call).
+    /// Every folder is walked and every file read from disk (a cold call).
     #[default]
     Disk,
-    /// A session's contents.
-    Session(Arc<ContentCache>),
+    /// A session's listings and contents.
+    Session(Arc<Store>),
 }
 
 /// How candidate files are read: the size cap, the decoding and the source.
@@ -64,7 +65,7 @@ impl Reader {
         match &self.source {
             Source::Disk => search::load(&cand.abs, self.max_bytes, self.encoding, cand.regular)
                 .map(|(text, size)| (Arc::new(text), size)),
-            Source::Session(cache) => cache.read(cand, self.max_bytes, self.encoding),
+            Source::Session(store) => store.cache.read(cand, self.max_bytes, self.encoding),
         }
     }
 }

@@ -195,6 +195,9 @@ impl PathFilter for NameFilter {
     fn force_file(&self, path: &str) -> bool {
         self.globs.force_file(path)
     }
+    fn forces(&self) -> bool {
+        self.globs.forces()
+    }
 }
 
 /// The name an entry stands for when it is a plain name (no `/`, no glob

@@ -85,6 +85,7 @@ fn walk_profile(
     max: usize,
     threads: usize,
     recurse_submodules: bool,
+    source: crate::engine::Source,
 ) -> DiscoveryProfile {
     DiscoveryProfile {
         prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
@@ -97,6 +98,7 @@ fn walk_profile(
         abs_paths: sizes && max <= discovery::STAT_DURING_WALK_ABOVE,
         threads,
         recurse_submodules,
+        source,
     }
 }
 
@@ -131,7 +133,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     let basename = !pattern.contains('/');
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
     let recurse = raw.bool("recurseSubmodules")?.unwrap_or(false);
-    let profile = walk_profile(&globs, sizes, max, threads, recurse);
+    let profile = walk_profile(&globs, sizes, max, threads, recurse, raw.source().clone());
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
     let mut found = Vec::new();
@@ -339,7 +341,7 @@ pub(crate) mod tests {
             (false, 100, false, false),
             (false, 10_000_000, false, false),
         ] {
-            let p = walk_profile(&globs, sizes, max, 1, false);
+            let p = walk_profile(&globs, sizes, max, 1, false, Default::default());
             assert_eq!((p.metadata, p.abs_paths), (metadata, abs_paths), "{sizes} {max}");
         }
         let tree = make_tree("find-profile", 10, false).unwrap();

@@ -140,11 +140,16 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         abs_paths: sizes,
         threads: raw.threads()?,
         recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
+        source: raw.source().clone(),
     };
     let started = std::time::Instant::now();
     // What the rules dropped is reported by the same walk, for the hint.
-    let discovery::Listed { items: entries, unreadable, dropped, not_checked_out } =
-        discovery::listing(&base, &profile, cancel, true)?;
+    let mut listed = discovery::listing(&base, &profile, cancel, true)?;
+    let (entries, unreadable, not_checked_out) = (
+        std::mem::take(&mut listed.items),
+        std::mem::take(&mut listed.unreadable),
+        std::mem::take(&mut listed.not_checked_out),
+    );
     cancel.check()?;
     let present: Vec<_> = entries.into_iter().filter(|e| e.missing.is_none()).collect();
     let total = present.len();
@@ -185,6 +190,9 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         })
         .collect();
     let hint = if total == 0 {
+        // (A listing from a session's memory walks for what was dropped
+        // now: the look's time is measured after it, as a cold call's.)
+        let dropped = listed.take_dropped(cancel)?;
         let limit = (started.elapsed() / 10).clamp(HINT_MIN, HINT_MAX);
         let left_out = hint(&base, &dropped, &profile, include, &excludes, &cancel.bounded(limit));
         with_note("0 files", left_out, not_checked_out_note(&not_checked_out))
@@ -240,6 +248,7 @@ fn hint(
                 abs_paths: true,
                 threads: profile.threads,
                 recurse_submodules: profile.recurse_submodules,
+                source: profile.source.clone(),
             };
             match discovery::entries(&base.join(path), &open, cancel) {
                 Ok((files, _)) => files.len() as u64,

@@ -594,6 +594,7 @@ fn scan_files<F: Send>(
         abs_paths: true,
         threads: config.threads,
         recurse_submodules: config.recurse_submodules,
+        source: config.source.clone(),
     };
     let (candidates, unreadable) = discovery::candidates(&config.root, &profile, cancel)?;
     let ahead = Ahead::new(candidates.len());

@@ -265,6 +265,8 @@ pub struct Scope {
     pub threads: usize,
     /// Whether initialised git submodules are searched too.
     pub recurse_submodules: bool,
+    /// Where listings and contents come from.
+    pub source: crate::engine::Source,
 }
 
 impl Scope {
@@ -302,6 +304,7 @@ impl Scope {
             explicit,
             threads: raw.threads()?,
             recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
+            source: raw.source().clone(),
         })
     }
 
@@ -417,6 +420,7 @@ impl Scope {
             abs_paths: true,
             threads: self.threads,
             recurse_submodules: self.recurse_submodules,
+            source: self.source.clone(),
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;
         for f in &mut files {

@@ -33,6 +33,23 @@ pub trait PathFilter: Send + Sync {
     fn force_file(&self, _path: &str) -> bool {
         false
     }
+    /// Whether [`force_dir`](PathFilter::force_dir) or
+    /// [`force_file`](PathFilter::force_file) may ever hold (a listing made
+    /// without the filter and filtered after cannot stand for a walk that
+    /// forces paths in).
+    fn forces(&self) -> bool {
+        false
+    }
+}
+
+/// Told of every directory a walk is about to use, before it reads the
+/// directory's entries (or probes it as a nested repository), so that a
+/// caller can watch the directory for changes first: a change made after
+/// the call is then either seen by the read or reported by the watch.
+pub trait WalkObserver: Send + Sync {
+    /// The directory at `path` is about to be read; on Linux `fd` is its
+    /// open descriptor (the entries read are those of this very inode).
+    fn dir_used(&self, path: &Path, fd: Option<i32>);
 }
 
 /// A filter over paths relative to a subfolder (a submodule, a `path`
@@ -63,6 +80,9 @@ impl PathFilter for Prefixed {
     }
     fn force_file(&self, path: &str) -> bool {
         self.inner.force_file(&self.full(path))
+    }
+    fn forces(&self) -> bool {
+        self.inner.forces()
     }
 }
 
@@ -116,6 +136,7 @@ pub struct WalkConfig {
     pub(crate) filter: Option<Arc<dyn PathFilter>>,
     pub(crate) report_dropped: bool,
     pub(crate) recurse_submodules: bool,
+    pub(crate) observer: Option<Arc<dyn WalkObserver>>,
 }
 
 impl fmt::Debug for WalkConfig {
@@ -134,6 +155,7 @@ impl fmt::Debug for WalkConfig {
             .field("threads", &self.threads)
             .field("filter", &self.filter.is_some())
             .field("recurse_submodules", &self.recurse_submodules)
+            .field("observer", &self.observer.is_some())
             .finish()
     }
 }
@@ -157,6 +179,7 @@ impl WalkConfig {
                 filter: None,
                 report_dropped: false,
                 recurse_submodules: false,
+                observer: None,
             },
             bad_prune: None,
         }
@@ -279,6 +302,12 @@ impl WalkConfigBuilder {
     /// likewise. Without it a gitlink is never entered (nor listed).
     pub fn recurse_submodules(mut self, yes: bool) -> Self {
         self.config.recurse_submodules = yes;
+        self
+    }
+
+    /// Told of each directory before it is read (see [`WalkObserver`]).
+    pub fn observer(mut self, observer: Arc<dyn WalkObserver>) -> Self {
+        self.config.observer = Some(observer);
         self
     }
 

@@ -68,6 +68,7 @@ mod imp {
     use std::time::{Duration, UNIX_EPOCH};
 
     use super::{Child, Kind, Meta};
+    use crate::discovery::WalkObserver;
 
     /// An open directory.
     pub(crate) struct Dir {
@@ -91,6 +92,7 @@ mod imp {
         parent: Option<(&Dir, &[u8])>,
         path: &Path,
         buf: &'b mut Vec<u8>,
+        observer: Option<&dyn WalkObserver>,
     ) -> io::Result<(Dir, Vec<Child<'b>>)> {
         let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
         let fd = match parent {
@@ -111,6 +113,9 @@ mod imp {
         }
         // SAFETY: `fd` was just opened and belongs to nobody else.
         let dir = Dir { fd: unsafe { OwnedFd::from_raw_fd(fd) } };
+        if let Some(o) = observer {
+            o.dir_used(path, Some(dir.fd.as_raw_fd()));
+        }
         buf.clear();
         loop {
             if buf.capacity() - buf.len() < CHUNK {
@@ -217,6 +222,7 @@ mod imp {
     use std::path::Path;
 
     use super::{Child, Kind, Meta};
+    use crate::discovery::WalkObserver;
     use crate::os_bytes::into_bytes;
 
     /// A read directory: its entries, for their `lstat`.
@@ -232,7 +238,11 @@ mod imp {
         _parent: Option<(&Dir, &[u8])>,
         path: &Path,
         buf: &'b mut Vec<u8>,
+        observer: Option<&dyn WalkObserver>,
     ) -> io::Result<(Dir, Vec<Child<'b>>)> {
+        if let Some(o) = observer {
+            o.dir_used(path, None);
+        }
         buf.clear();
         let mut entries = Vec::new();
         let mut found = Vec::new();
@@ -273,13 +283,15 @@ pub(crate) use imp::Dir;
 /// Opens `path` and lists its entries, their names in `buf` (see the
 /// module's notes); unsorted. With `parent`, the directory named there is
 /// opened relative to it (the kernel looks up one name, not every component
-/// of `path`; where that is not supported, `path` is opened).
+/// of `path`; where that is not supported, `path` is opened). `observer` is
+/// told of the directory once it is open, before its entries are read.
 pub(crate) fn read<'b>(
     parent: Option<(&Dir, &[u8])>,
     path: &Path,
     buf: &'b mut Vec<u8>,
+    observer: Option<&dyn super::WalkObserver>,
 ) -> io::Result<(Dir, Vec<Child<'b>>)> {
-    imp::read(parent, path, buf)
+    imp::read(parent, path, buf, observer)
 }
 
 /// Directories kept open for their subdirectories to be opened relative to

@@ -93,6 +93,7 @@ mod config;
 mod dir;
 mod entry;
 mod error;
+mod fingerprint;
 mod gitconfig;
 mod index;
 mod repo;
@@ -107,9 +108,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-pub use config::{GitEnvironment, PathFilter, Prefixed, WalkConfig, WalkConfigBuilder};
+pub use config::{
+    GitEnvironment, PathFilter, Prefixed, WalkConfig, WalkConfigBuilder, WalkObserver,
+};
 pub use entry::{Entry, EntryKind, Listing, Mode, NotCheckedOut};
 pub use error::{ConfigError, EFBIG, SoftError, WalkError};
+pub use fingerprint::fingerprint;
 
 use gitconfig::{Config, IncludeContext};
 use index::Index;

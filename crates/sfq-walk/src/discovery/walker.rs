@@ -325,18 +325,19 @@ impl<'a> Walker<'a> {
         let mut names = NAMES.with(|n| n.take());
         let name = task.rel.rsplit(|&c| c == b'/').next().unwrap_or_default();
         let parent = task.parent.as_deref().map(|p| (p.dir(), name));
-        let (dir, mut children) = match dir::read(parent, &dir_abs, &mut names) {
-            Ok(r) => r,
-            Err(e) => {
-                self.soft(dir_abs, os_code(&e));
-                if let Some(index) = self.index {
-                    let range = index.range_under(&task.rel);
-                    self.resolve_slow(&task.rel, range, &mut local);
+        let (dir, mut children) =
+            match dir::read(parent, &dir_abs, &mut names, self.cfg.observer.as_deref()) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.soft(dir_abs, os_code(&e));
+                    if let Some(index) = self.index {
+                        let range = index.range_under(&task.rel);
+                        self.resolve_slow(&task.rel, range, &mut local);
+                    }
+                    self.flush(task.slot, local, Vec::new());
+                    return;
                 }
-                self.flush(task.slot, local, Vec::new());
-                return;
-            }
-        };
+            };
         if self.poll_cancel() {
             return;
         }
@@ -432,7 +433,11 @@ impl<'a> Walker<'a> {
                         {
                             false
                         } else {
-                            !repo::is_nested_repo(&self.abs(rrel))
+                            let abs = self.abs(rrel);
+                            if let Some(o) = &self.cfg.observer {
+                                o.dir_used(&abs, None);
+                            }
+                            !repo::is_nested_repo(&abs)
                         }
                     }
                     None => true,
@@ -546,6 +551,11 @@ impl<'a> Walker<'a> {
         local: &mut Vec<Entry>,
     ) {
         let Some(index) = self.index else { return };
+        // The entries looked up here depend on the directories holding
+        // them, which the walk does not read: the observer watches them.
+        if let (Some(o), Some(base)) = (&self.cfg.observer, self.root_rel(base_rel)) {
+            o.dir_used(&self.abs(base), None);
+        }
         let mut dir_cache: HashMap<Vec<u8>, Result<(), Option<i32>>> = HashMap::new();
         let mut dirs_emitted: HashSet<Vec<u8>> = HashSet::new();
         for i in range {
@@ -574,11 +584,16 @@ impl<'a> Walker<'a> {
                 let comp_end = pos + off;
                 let d = &path[..comp_end];
                 let st = dir_cache.entry(d.to_vec()).or_insert_with(|| {
-                    match self.root_rel(d).map(|r| fs::symlink_metadata(self.abs(r))) {
-                        Some(Ok(m)) if m.file_type().is_dir() => Ok(()),
-                        Some(Ok(m)) if m.file_type().is_symlink() => Err(None),
-                        Some(Ok(_)) => Err(Some(20)), // ENOTDIR
-                        Some(Err(err)) => Err(Some(os_code(&err).unwrap_or(2))),
+                    match self.root_rel(d).map(|r| (r, fs::symlink_metadata(self.abs(r)))) {
+                        Some((r, Ok(m))) if m.file_type().is_dir() => {
+                            if let Some(o) = &self.cfg.observer {
+                                o.dir_used(&self.abs(r), None);
+                            }
+                            Ok(())
+                        }
+                        Some((_, Ok(m))) if m.file_type().is_symlink() => Err(None),
+                        Some((_, Ok(_))) => Err(Some(20)), // ENOTDIR
+                        Some((_, Err(err))) => Err(Some(os_code(&err).unwrap_or(2))),
                         None => Err(Some(2)),
                     }
                 });

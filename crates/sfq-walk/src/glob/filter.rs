@@ -79,4 +79,7 @@ impl PathFilter for GlobFilter {
     fn force_file(&self, path: &str) -> bool {
         self.force.as_ref().is_some_and(|f| f.is_match(path))
     }
+    fn forces(&self) -> bool {
+        self.force.is_some()
+    }
 }

@@ -1,4 +1,5 @@
-//! A session's file contents, kept between calls and proven fresh by stat.
+//! A session's file contents, kept between calls and proven fresh by the
+//! session's watch or by stat.
 //!
 //! A [`ContentCache`] is the source of contents a session's calls read
 //! through ([`crate::engine::Source::Session`]): the candidates still come
@@ -16,7 +17,15 @@
 //!   again within the same timestamp tick, so its text is not kept: it is
 //!   read again at every call until it is older than that;
 //! * a file that could not be stamped, is not a regular file, or is over
-//!   the call's size cap is read as a cold call reads it.
+//!   the call's size cap is read as a cold call reads it;
+//! * **trusted** texts are used without a stat: a text read while its
+//!   directory was watched (the watch set before the read began), of a file
+//!   with one link, with no event drained between the start of its read and
+//!   its keeping. An event naming the file drops it ([`ContentCache::invalidate`]);
+//!   a lost event (overflow) makes every text untrusted again (checked by
+//!   stat at its next use, and trusted again when its stamp holds under a
+//!   watch). A racy text may be trusted (the watch reports any later write),
+//!   but is dropped, not kept untrusted, when trust is lost.
 //!
 //! The texts are held within a memory budget; past it the least recently
 //! used are dropped (and read again when asked for). The cache only saves
@@ -28,15 +37,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use crate::cancel::Cancel;
+use super::watch::{Drained, Watcher};
 use crate::discovery::Candidate;
-use crate::engine::Source;
-use crate::error::{Error, ErrorCode, Result};
-use crate::options::RawOptions;
-use crate::paths::resolve_root;
 use crate::search::{self, FileText, SkipReason};
 use crate::text::Encoding;
-use crate::{Command, Encoded, Format};
 
 /// How close to the moment it was read a file's mtime makes its text
 /// unsafe to keep: file systems stamp writes at a coarse clock tick (a few
@@ -53,6 +57,7 @@ struct Stamp {
     size: u64,
     mtime_ns: i128,
     ctime_ns: i128,
+    nlink: u64,
 }
 
 impl Stamp {
@@ -76,6 +81,7 @@ impl Stamp {
             size: meta.size(),
             mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
             ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
+            nlink: meta.nlink(),
         }
     }
 
@@ -95,6 +101,8 @@ impl Stamp {
             // No ctime here: the creation time stands in (the racy window
             // covers writes within a tick).
             ctime_ns: ns(meta.created()),
+            // Unknown here: never trusted without a stat.
+            nlink: 2,
         }
     }
 }
@@ -109,6 +117,10 @@ struct Entry {
     bytes: u64,
     /// The call that last used it (for eviction).
     used: u64,
+    /// Used without a stat (see the module's notes).
+    trusted: bool,
+    /// Its mtime or ctime was within [`RACY_WINDOW`] of its read.
+    racy: bool,
 }
 
 /// What [`ContentCache::stats`] reports.
@@ -122,6 +134,8 @@ pub struct CacheStats {
     pub files_read: u64,
     /// Files served from memory during the last call.
     pub files_reused: u64,
+    /// Files whose text is used without a stat.
+    pub trusted: u64,
 }
 
 /// A session's file texts, checked against each file's stamp at every use.
@@ -134,6 +148,8 @@ pub struct ContentCache {
     /// Counters of the current (last) call.
     read: AtomicU64,
     reused: AtomicU64,
+    /// The session's watch, when it has one.
+    watcher: Option<Arc<Watcher>>,
 }
 
 #[derive(Default)]
@@ -142,6 +158,9 @@ struct Inner {
     bytes: u64,
     /// Calls begun so far (the clock of `Entry::used`).
     calls: u64,
+    /// Drains that read events so far: a read during which this changed
+    /// may have missed an event, so its text is not trusted.
+    epoch: u64,
 }
 
 impl std::fmt::Debug for ContentCache {
@@ -153,14 +172,55 @@ impl std::fmt::Debug for ContentCache {
 impl ContentCache {
     /// An empty cache for the tree at `root`, holding at most `budget`
     /// bytes of text.
-    pub fn new(root: PathBuf, budget: u64) -> ContentCache {
+    pub fn new(root: PathBuf, budget: u64, watcher: Option<Arc<Watcher>>) -> ContentCache {
         ContentCache {
             root,
             budget,
             inner: Mutex::new(Inner::default()),
             read: AtomicU64::new(0),
             reused: AtomicU64::new(0),
+            watcher,
         }
+    }
+
+    /// The memory budget in bytes.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Applies a drain of the watch: texts of the files it names are
+    /// dropped; after a lost event no text is trusted.
+    pub fn invalidate(&self, drained: &Drained) {
+        if !drained.any && !drained.overflow {
+            return;
+        }
+        let mut inner = self.lock();
+        inner.epoch += 1;
+        for path in &drained.files {
+            if let Some(old) = inner.entries.remove(path) {
+                inner.bytes -= old.bytes;
+            }
+        }
+        if drained.overflow {
+            let racy: Vec<PathBuf> =
+                inner.entries.iter().filter(|(_, e)| e.racy).map(|(k, _)| k.clone()).collect();
+            for k in racy {
+                if let Some(old) = inner.entries.remove(&k) {
+                    inner.bytes -= old.bytes;
+                }
+            }
+            for e in inner.entries.values_mut() {
+                e.trusted = false;
+            }
+        }
+    }
+
+    /// Whether the directory holding `path` is watched now (asked before a
+    /// stat or read whose result is to be trusted).
+    fn watched(&self, path: &Path) -> bool {
+        self.watcher
+            .as_ref()
+            .is_some_and(|w| w.healthy() && path.parent().is_some_and(|dir| w.is_watched(dir)))
     }
 
     /// The session's root.
@@ -183,6 +243,7 @@ impl ContentCache {
             content_bytes: inner.bytes,
             files_read: self.read.load(Ordering::Relaxed),
             files_reused: self.reused.load(Ordering::Relaxed),
+            trusted: inner.entries.values().filter(|e| e.trusted).count() as u64,
         }
     }
 
@@ -211,6 +272,26 @@ impl ContentCache {
             search::load(&cand.abs, max_bytes, encoding, cand.regular)
                 .map(|(text, size)| (Arc::new(text), size))
         };
+        let epoch;
+        {
+            let mut inner = self.lock();
+            epoch = inner.epoch;
+            let calls = inner.calls;
+            if let Some(e) = inner.entries.get_mut(&cand.abs)
+                && e.trusted
+                && e.encoding == encoding
+                && e.stamp.size <= max_bytes
+            {
+                e.used = calls;
+                let (text, size) = (e.text.clone(), e.stamp.size);
+                drop(inner);
+                self.reused.fetch_add(1, Ordering::Relaxed);
+                return text.map(|t| (t, size));
+            }
+        }
+        // Watched before the stat and the read: a change after them is an
+        // event.
+        let watched = self.watched(&cand.abs);
         let Some(stamp) = Stamp::of(&cand.abs) else { return cold() };
         if stamp.size > max_bytes {
             return cold();
@@ -218,11 +299,13 @@ impl ContentCache {
         {
             let mut inner = self.lock();
             let calls = inner.calls;
+            let same_epoch = inner.epoch == epoch;
             if let Some(e) = inner.entries.get_mut(&cand.abs)
                 && e.stamp == stamp
                 && e.encoding == encoding
             {
                 e.used = calls;
+                e.trusted |= watched && same_epoch && stamp.nlink == 1;
                 let text = e.text.clone();
                 drop(inner);
                 self.reused.fetch_add(1, Ordering::Relaxed);
@@ -230,7 +313,7 @@ impl ContentCache {
             }
         }
         // Read after the stamp: a write after it changes the stamp (or
-        // falls in the racy window).
+        // falls in the racy window), and is an event if watched.
         let started = SystemTime::now();
         self.read.fetch_add(1, Ordering::Relaxed);
         let result = search::load(&cand.abs, max_bytes, encoding, cand.regular);
@@ -238,20 +321,23 @@ impl ContentCache {
             Ok((text, size)) => {
                 let text = Arc::new(text);
                 if size == stamp.size {
-                    self.keep(cand, stamp, encoding, Ok(text.clone()), started);
+                    self.keep(cand, stamp, encoding, Ok(text.clone()), started, watched, epoch);
                 }
                 return Ok((text, size));
             }
             Err(SkipReason::Binary) => Err(SkipReason::Binary),
             Err(other) => return Err(other),
         };
-        self.keep(cand, stamp, encoding, text.clone(), started);
+        self.keep(cand, stamp, encoding, text.clone(), started, watched, epoch);
         text.map(|t| (t, stamp.size))
     }
 
-    /// Keeps a text read at `started` under `stamp`, unless the read was
-    /// racy or the text is larger than the whole budget; makes room by
-    /// dropping the least recently used.
+    /// Keeps a text read at `started` under `stamp` (trusted when its
+    /// directory was `watched` before the read, the file has one link and
+    /// no drain read events since `epoch`), unless the read was racy and is
+    /// not trusted, or the text is larger than the whole budget; makes room
+    /// by dropping the least recently used.
+    #[allow(clippy::too_many_arguments)]
     fn keep(
         &self,
         cand: &Candidate,
@@ -259,12 +345,15 @@ impl ContentCache {
         encoding: Encoding,
         text: Result<Arc<FileText>, SkipReason>,
         started: SystemTime,
+        watched: bool,
+        epoch: u64,
     ) {
         let started_ns =
             started.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128);
-        if stamp.mtime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128
-            || stamp.ctime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128
-        {
+        let racy = stamp.mtime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128
+            || stamp.ctime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128;
+        let may_trust = watched && stamp.nlink == 1;
+        if racy && !may_trust {
             return;
         }
         let bytes = match &text {
@@ -276,6 +365,10 @@ impl ContentCache {
             return;
         }
         let mut inner = self.lock();
+        let trusted = may_trust && inner.epoch == epoch;
+        if racy && !trusted {
+            return;
+        }
         let used = inner.calls;
         if let Some(old) = inner.entries.remove(&cand.abs) {
             inner.bytes -= old.bytes;
@@ -284,7 +377,9 @@ impl ContentCache {
             evict(&mut inner, self.budget.saturating_sub(bytes) / 4 * 3);
         }
         inner.bytes += bytes;
-        inner.entries.insert(cand.abs.clone(), Entry { stamp, encoding, text, bytes, used });
+        inner
+            .entries
+            .insert(cand.abs.clone(), Entry { stamp, encoding, text, bytes, used, trusted, racy });
     }
 }
 
@@ -308,181 +403,6 @@ fn text_bytes(text: &FileText) -> u64 {
     match text {
         FileText::Utf8(s) => s.len() as u64,
         FileText::Utf16 { units, .. } => units.len() as u64 * 2 + units.len() as u64 / 8,
-    }
-}
-
-/// The default `memoryBudgetMB` of a session.
-pub const DEFAULT_MEMORY_BUDGET_MB: u64 = 1024;
-
-/// The options [`Session::open`] takes.
-pub const SESSION_OPTION_NAMES: &[&str] = &["cwd", "memoryBudgetMB", "threads"];
-
-/// The queries a session answers (the module's, by their JS names).
-const SESSION_COMMANDS: [Command; 11] = [
-    Command::SmartFileQuery,
-    Command::SearchCode,
-    Command::Grep,
-    Command::GrepContent,
-    Command::GlobFiles,
-    Command::FindFiles,
-    Command::Survey,
-    Command::Scout,
-    Command::Sample,
-    Command::Show,
-    Command::GetOutline,
-];
-
-/// A tree opened once and queried many times: every call walks the tree
-/// again (the candidate set is a cold call's) and reads each candidate
-/// through the session's [`ContentCache`] (the text is the one a cold read
-/// gives now), so its answer is byte for byte the cold call's.
-#[derive(Debug)]
-pub struct Session {
-    cache: Arc<ContentCache>,
-    /// `threads` for calls that do not say.
-    threads: Option<u64>,
-    closed: std::sync::atomic::AtomicBool,
-    /// When the last call began (ms since the epoch).
-    last_call_ms: AtomicU64,
-    calls: AtomicU64,
-}
-
-/// What [`Session::stats`] reports (the JS `SessionStats`).
-#[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionStats {
-    /// The session's root.
-    pub root: String,
-    /// Files whose contents are held.
-    pub files_known: u64,
-    /// Bytes of file contents held.
-    pub content_bytes: u64,
-    /// Bytes of index held (no content index yet: 0).
-    pub index_bytes: u64,
-    /// The memory budget in bytes.
-    pub memory_budget_bytes: u64,
-    /// How the last call established freshness: `statRevalidation` (every
-    /// candidate's stamp compared), or `none` before the first call.
-    pub freshness: &'static str,
-    /// Files the last call read from disk.
-    pub files_reread: u64,
-    /// Files the last call took from memory.
-    pub files_reused: u64,
-    /// Calls answered so far.
-    pub calls: u64,
-    /// When the last call began (ISO 8601, UTC), if any.
-    pub last_refresh: Option<String>,
-    /// Whether `close()` was called.
-    pub closed: bool,
-}
-
-impl Session {
-    /// Opens a session on the options' `cwd` (default: the process's).
-    pub fn open(options: &str) -> Result<Session> {
-        let raw = RawOptions::parse("openSession", options, SESSION_OPTION_NAMES)?;
-        let root = resolve_root(raw.string("cwd")?.as_deref())?;
-        if root.to_str().is_none() {
-            return Err(Error::invalid_option(format!(
-                "openSession: the root {} is not valid UTF-8; open a session on a folder with a UTF-8 path",
-                root.display()
-            )));
-        }
-        let budget_mb = raw.int("memoryBudgetMB", 1, 1 << 20)?.unwrap_or(DEFAULT_MEMORY_BUDGET_MB);
-        let threads = raw.int("threads", 1, 256)?;
-        Ok(Session {
-            cache: Arc::new(ContentCache::new(root, budget_mb << 20)),
-            threads,
-            closed: std::sync::atomic::AtomicBool::new(false),
-            last_call_ms: AtomicU64::new(0),
-            calls: AtomicU64::new(0),
-        })
-    }
-
-    /// Runs the query `kind` with `options` (which may not name `cwd`: the
-    /// session's root is the call's) on the session's contents.
-    pub fn query(
-        &self,
-        kind: Command,
-        options: &str,
-        pattern: Option<Vec<u16>>,
-        base: Cancel,
-        format: Format,
-    ) -> Result<Encoded> {
-        let api = Command::ALL.iter().find(|(c, _)| *c == kind).map_or("session", |(_, n)| *n);
-        if self.closed.load(Ordering::Relaxed) {
-            return Err(Error::new(
-                ErrorCode::SessionClosed,
-                format!("{api}: the session was closed; open a new one with openSession()"),
-            ));
-        }
-        if !SESSION_COMMANDS.contains(&kind) {
-            return Err(Error::invalid_option(format!("{api}: not a query a session answers")));
-        }
-        let options = self.call_options(api, options)?;
-        self.cache.begin_call();
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        let now =
-            SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-        self.last_call_ms.store(now as u64, Ordering::Relaxed);
-        let source = Source::Session(self.cache.clone());
-        crate::query_encoded_from(&source, kind, &options, pattern, base, format)
-    }
-
-    /// `options` with the session's root as `cwd` (and its `threads` when
-    /// the call does not say).
-    fn call_options(&self, api: &str, options: &str) -> Result<String> {
-        let mut map =
-            match serde_json::from_str::<serde_json::Value>(if options.trim().is_empty() {
-                "null"
-            } else {
-                options
-            }) {
-                Ok(serde_json::Value::Object(map)) => map,
-                Ok(serde_json::Value::Null) => serde_json::Map::new(),
-                Ok(_) | Err(_) => {
-                    return Err(Error::invalid_option(format!("{api}: options must be an object")));
-                }
-            };
-        if map.contains_key("cwd") {
-            return Err(Error::invalid_option(format!(
-                "{api}: option 'cwd' is not taken by a session's calls (the session's root {} is; open another session for another folder)",
-                self.cache.root().display()
-            )));
-        }
-        let root = self.cache.root().to_str().unwrap_or_default().to_string();
-        map.insert("cwd".into(), serde_json::Value::String(root));
-        if let (Some(t), false) = (self.threads, map.contains_key("threads")) {
-            map.insert("threads".into(), serde_json::Value::from(t));
-        }
-        serde_json::to_string(&map).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
-    }
-
-    /// What the session holds and how its last call went.
-    pub fn stats(&self) -> SessionStats {
-        let c = self.cache.stats();
-        let calls = self.calls.load(Ordering::Relaxed);
-        let last = self.last_call_ms.load(Ordering::Relaxed);
-        SessionStats {
-            root: self.cache.root().to_string_lossy().into_owned(),
-            files_known: c.files,
-            content_bytes: c.content_bytes,
-            index_bytes: 0,
-            memory_budget_bytes: self.cache.budget,
-            freshness: if calls == 0 { "none" } else { "statRevalidation" },
-            files_reread: c.files_read,
-            files_reused: c.files_reused,
-            calls,
-            last_refresh: (calls > 0).then(|| {
-                crate::glob_files::iso8601(SystemTime::UNIX_EPOCH + Duration::from_millis(last))
-            }),
-            closed: self.closed.load(Ordering::Relaxed),
-        }
-    }
-
-    /// Frees what the session holds; later calls fail with `ESESSIONCLOSED`.
-    pub fn close(&self) {
-        self.closed.store(true, Ordering::Relaxed);
-        self.cache.clear();
     }
 }
 
@@ -516,7 +436,7 @@ mod tests {
         let root = std::fs::canonicalize(&dir).unwrap();
         let f = root.join("a.txt");
         std::fs::write(&f, "one\n").unwrap();
-        let cache = ContentCache::new(root.clone(), 1 << 20);
+        let cache = ContentCache::new(root.clone(), 1 << 20, None);
         let c = cand(&root, "a.txt");
         // Just written: racy, read each time.
         cache.begin_call();
@@ -536,7 +456,8 @@ mod tests {
                 files: 1,
                 content_bytes: cache.stats().content_bytes,
                 files_read: 1,
-                files_reused: 0
+                files_reused: 0,
+                trusted: 0
             }
         );
         cache.begin_call();
@@ -572,7 +493,7 @@ mod tests {
             std::fs::write(&f, "x".repeat(1000)).unwrap();
         }
         std::thread::sleep(RACY_WINDOW + Duration::from_millis(100));
-        let cache = ContentCache::new(root.clone(), 5000);
+        let cache = ContentCache::new(root.clone(), 5000, None);
         for i in 0..10 {
             cache.begin_call();
             cache.read(&cand(&root, &format!("f{i}.txt")), 1 << 20, Encoding::Utf8).unwrap();

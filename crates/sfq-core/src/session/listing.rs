@@ -1,0 +1,232 @@
+//! A session's listings: one whole walk per folder, kept while the watch
+//! and the walk's fingerprint say nothing it depends on changed, and
+//! filtered for each call as that call's own walk would have listed.
+//!
+//! The kept walk lists everything (directories too, hidden entries, no
+//! pruned name, no filter, each file's size and time). A call's profile is
+//! applied after, as the walk applies it (see sfq-walk's walker): an entry
+//! with a hidden component (when hidden entries are not listed) or a pruned
+//! name among its directories (its own name too, for a directory) is left
+//! out; a file is kept when the filter keeps it; a directory when neither
+//! it nor a directory above it is skipped by the filter. A filter that
+//! forces ignored paths in, a walk that reports what it dropped, a walk
+//! without the ignore files or into submodules, and a walk whose whole
+//! listing had unreadable entries or a sparse checkout's left-out paths are
+//! not served from here: they walk the tree.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use sfq_walk::discovery::{Entry, EntryKind};
+
+use super::watch::Drained;
+use crate::discovery::DiscoveryProfile;
+
+/// A file's size and modification time, as `lstat` gave them (`None`: it
+/// could not be `lstat`ed).
+type Meta = Option<(u64, Option<SystemTime>)>;
+
+/// Folders whose listings are kept at once.
+const KEPT: usize = 8;
+
+/// The listings of a session.
+#[derive(Debug, Default)]
+pub struct Listings {
+    inner: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Structural changes drained so far: a listing walked before the
+    /// last one is stale.
+    seq: u64,
+    /// Drains that read events so far.
+    epoch: u64,
+    kept: Vec<Kept>,
+    /// Sizes and times of files changed in place since the listings were
+    /// walked: `(epoch of the drain, lstat then)`.
+    overlay: HashMap<PathBuf, (u64, Meta)>,
+}
+
+#[derive(Debug)]
+struct Kept {
+    root: PathBuf,
+    fingerprint: Vec<u8>,
+    seq: u64,
+    epoch: u64,
+    /// `None`: this walk cannot be filtered for a call (see the module's
+    /// notes); calls walk the tree.
+    entries: Option<Arc<Vec<Entry>>>,
+}
+
+/// A kept listing found for a call.
+pub enum Found {
+    /// The whole listing, and the epoch it was walked at.
+    Entries(Arc<Vec<Entry>>, u64),
+    /// The folder's whole listing is not filterable: walk.
+    Walk,
+}
+
+impl Listings {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Applies a drain of the watch: a structural change (or a lost event)
+    /// drops every listing; files changed in place get their size and time
+    /// taken again.
+    pub fn invalidate(&self, drained: &Drained) {
+        if !drained.any && !drained.overflow {
+            return;
+        }
+        let mut st = self.lock();
+        st.epoch += 1;
+        if drained.structural || drained.overflow {
+            st.seq += 1;
+            st.kept.clear();
+            st.overlay.clear();
+            return;
+        }
+        let epoch = st.epoch;
+        for path in &drained.files {
+            let meta = std::fs::symlink_metadata(path).ok().map(|m| (m.len(), m.modified().ok()));
+            st.overlay.insert(path.clone(), (epoch, meta));
+        }
+    }
+
+    /// The structural sequence and epoch now (taken before a fingerprint
+    /// and a walk whose listing is to be kept).
+    pub fn clock(&self) -> (u64, u64) {
+        let st = self.lock();
+        (st.seq, st.epoch)
+    }
+
+    /// Forgets every listing.
+    pub fn clear(&self) {
+        let mut st = self.lock();
+        st.kept.clear();
+        st.overlay.clear();
+    }
+
+    /// The kept listing of `root`, if it was walked with this fingerprint
+    /// after the last structural change.
+    pub fn find(&self, root: &Path, fingerprint: &[u8]) -> Option<Found> {
+        let st = self.lock();
+        let k = st
+            .kept
+            .iter()
+            .find(|k| k.root == root && k.seq == st.seq && k.fingerprint == fingerprint)?;
+        Some(match &k.entries {
+            Some(e) => Found::Entries(e.clone(), k.epoch),
+            None => Found::Walk,
+        })
+    }
+
+    /// Keeps the listing of `root` walked at `clock` with `fingerprint`,
+    /// unless a structural change was drained since.
+    pub fn keep(
+        &self,
+        root: &Path,
+        fingerprint: Vec<u8>,
+        clock: (u64, u64),
+        entries: Option<Arc<Vec<Entry>>>,
+    ) {
+        let mut st = self.lock();
+        if st.seq != clock.0 {
+            return;
+        }
+        st.kept.retain(|k| k.root != root);
+        if st.kept.len() >= KEPT {
+            st.kept.remove(0);
+        }
+        st.kept.push(Kept {
+            root: root.to_path_buf(),
+            fingerprint,
+            seq: clock.0,
+            epoch: clock.1,
+            entries,
+        });
+    }
+
+    /// Entries held, over every kept listing.
+    pub fn entries(&self) -> u64 {
+        self.lock().kept.iter().filter_map(|k| k.entries.as_ref()).map(|e| e.len() as u64).sum()
+    }
+
+    /// `whole` as `profile`'s own walk lists it (see the module's notes),
+    /// sizes and times as they are now when the profile asks for them.
+    pub fn filter(
+        &self,
+        whole: &[Entry],
+        walked_at: u64,
+        profile: &DiscoveryProfile,
+    ) -> Vec<Entry> {
+        let overlay: HashMap<PathBuf, Meta> = if profile.metadata {
+            let st = self.lock();
+            st.overlay
+                .iter()
+                .filter(|(_, (epoch, _))| *epoch > walked_at)
+                .map(|(k, (_, m))| (k.clone(), *m))
+                .collect()
+        } else {
+            HashMap::new()
+        };
+        filter(whole, profile, &overlay)
+    }
+}
+
+/// See [`Listings::filter`].
+fn filter(
+    whole: &[Entry],
+    profile: &DiscoveryProfile,
+    overlay: &HashMap<PathBuf, Meta>,
+) -> Vec<Entry> {
+    let prune: HashSet<&str> = profile.prune_names.iter().map(String::as_str).collect();
+    // Directories the filter skipped (their subdirectories are never reached).
+    let mut skipped: HashSet<&str> = HashSet::new();
+    let mut out = Vec::new();
+    for e in whole {
+        let is_dir = e.kind == EntryKind::Dir;
+        if is_dir && !profile.dirs {
+            continue;
+        }
+        let mut comps = e.path.split('/').peekable();
+        let mut dropped = false;
+        while let Some(c) = comps.next() {
+            let last = comps.peek().is_none();
+            if (!profile.hidden && c.starts_with('.')) || ((!last || is_dir) && prune.contains(c)) {
+                dropped = true;
+                break;
+            }
+        }
+        if dropped {
+            continue;
+        }
+        if let Some(f) = &profile.filter {
+            if is_dir {
+                let parent = e.path.rsplit_once('/').map(|(p, _)| p);
+                if parent.is_some_and(|p| skipped.contains(p)) || f.skip_dir(&e.path) {
+                    skipped.insert(&e.path);
+                    continue;
+                }
+            } else if !f.keep_file(&e.path) {
+                continue;
+            }
+        }
+        let mut entry = e.clone();
+        if !profile.metadata {
+            entry.size = None;
+            entry.modified = None;
+        } else if let Some(Some((size, modified))) = overlay.get(&entry.abs_path)
+            && entry.kind == EntryKind::File
+            && entry.missing.is_none()
+        {
+            entry.size = Some(*size);
+            entry.modified = *modified;
+        }
+        out.push(entry);
+    }
+    out
+}

@@ -1,0 +1,410 @@
+//! Sessions: a tree opened once and queried many times, every answer the
+//! one a cold call started at the same moment gives.
+//!
+//! A session holds, between calls, the listings of the folders its calls
+//! walked ([`listing`]) and the texts of the files they read ([`cache`]),
+//! and a watch on every directory those walks read ([`watch`]). When a
+//! call starts, the watch's queue is drained: a listing is used again only
+//! if no directory it read changed and nothing else it depends on (git's
+//! index and configuration, the exclude files, the ignore files above the
+//! root: sfq-walk's fingerprint) changed either; a text only if no event
+//! named its file since it was read. Without a working watch (another OS, a
+//! network file system, the watch limit reached, `watch: false`) every
+//! call walks again and every text is checked against its file's stat.
+
+pub mod cache;
+pub mod listing;
+pub mod watch;
+
+pub use cache::{CacheStats, ContentCache, RACY_WINDOW};
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use sfq_walk::discovery::{Entry, WalkConfig, WalkObserver};
+
+use crate::cancel::Cancel;
+use crate::discovery::{self, DiscoveryProfile, Listed};
+use crate::engine::Source;
+use crate::error::{Error, ErrorCode, Result};
+use crate::options::RawOptions;
+use crate::paths::resolve_root;
+use crate::{Command, Encoded, Format};
+use listing::{Found, Listings};
+use watch::Watcher;
+
+/// How a call established that what it used is fresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Freshness {
+    /// No call yet.
+    None = 0,
+    /// The watch's queue was drained and nothing the listing depends on
+    /// changed: the kept listing and the trusted texts were used as they
+    /// were.
+    WatcherDrain = 1,
+    /// The tree was walked again (the first call on a folder, a change the
+    /// watch reported, a call whose walk cannot come from a kept listing).
+    Rebuild = 2,
+    /// No working watch: the tree was walked and every text checked
+    /// against its file's stat.
+    StatRevalidation = 3,
+}
+
+impl Freshness {
+    fn name(self) -> &'static str {
+        match self {
+            Freshness::None => "none",
+            Freshness::WatcherDrain => "watcherDrain",
+            Freshness::Rebuild => "rebuild",
+            Freshness::StatRevalidation => "statRevalidation",
+        }
+    }
+
+    fn from_u8(v: u8) -> Freshness {
+        match v {
+            1 => Freshness::WatcherDrain,
+            2 => Freshness::Rebuild,
+            3 => Freshness::StatRevalidation,
+            _ => Freshness::None,
+        }
+    }
+}
+
+/// What a session's calls read through ([`Source::Session`]): its kept
+/// listings, its texts, and the watch that keeps both fresh.
+#[derive(Debug)]
+pub struct Store {
+    /// The texts.
+    pub cache: ContentCache,
+    /// The listings.
+    pub listings: Listings,
+    watcher: Option<Arc<Watcher>>,
+    /// The least fresh way a listing of the last call was established.
+    freshness: AtomicU8,
+}
+
+impl Store {
+    /// A store for the tree at `root` (canonical), holding at most
+    /// `budget` bytes of text, watching the directories its walks read
+    /// when `watch` (and the platform and file system allow it).
+    pub fn new(root: std::path::PathBuf, budget: u64, watch: bool) -> Store {
+        let watcher =
+            if watch && !watch::network_fs(&root) { Watcher::new().map(Arc::new) } else { None };
+        Store {
+            cache: ContentCache::new(root, budget, watcher.clone()),
+            listings: Listings::default(),
+            watcher,
+            freshness: AtomicU8::new(0),
+        }
+    }
+
+    /// Whether the watch works (no watch refused so far).
+    pub fn watching(&self) -> bool {
+        self.watcher.as_ref().is_some_and(|w| w.healthy())
+    }
+
+    /// Drains the watch (at the start of a call) and applies what it
+    /// reports to the listings and texts.
+    fn refresh(&self) {
+        self.freshness.store(Freshness::None as u8, Ordering::Relaxed);
+        if let Some(w) = &self.watcher {
+            let drained = w.drain();
+            self.listings.invalidate(&drained);
+            self.cache.invalidate(&drained);
+        }
+    }
+
+    fn note(&self, how: Freshness) {
+        self.freshness.fetch_max(how as u8, Ordering::Relaxed);
+    }
+
+    /// The listing of `root` for `profile`: from the kept whole listing of
+    /// `root` when the watch and the fingerprint prove it current and the
+    /// profile can be applied to it (see [`listing`]), else walked (the
+    /// directories read are watched).
+    pub fn listing(
+        &self,
+        root: &Path,
+        profile: &DiscoveryProfile,
+        cancel: &Cancel,
+        report_dropped: bool,
+    ) -> Result<Listed<Entry>> {
+        let Some(watcher) = self.watcher.as_ref().filter(|w| w.healthy()) else {
+            self.note(Freshness::StatRevalidation);
+            return discovery::walk_listing(root, profile, cancel, report_dropped, None);
+        };
+        // Texts are keyed by path: a root reached through a symlink could
+        // later name other files by the same paths, unseen by the watch.
+        if std::fs::canonicalize(root).ok().as_deref() != Some(root) {
+            self.note(Freshness::StatRevalidation);
+            return discovery::walk_listing(root, profile, cancel, report_dropped, None);
+        }
+        let observer: Arc<dyn WalkObserver> = watcher.clone();
+        let filterable = profile.ignore_files
+            && !profile.recurse_submodules
+            && profile.filter.as_ref().is_none_or(|f| !f.forces());
+        if !filterable {
+            self.note(Freshness::Rebuild);
+            return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
+        }
+        let clock = self.listings.clock();
+        let fingerprint = match WalkConfig::builder(root).build() {
+            Ok(config) => sfq_walk::discovery::fingerprint(&config),
+            Err(_) => {
+                self.note(Freshness::Rebuild);
+                return discovery::walk_listing(root, profile, cancel, report_dropped, None);
+            }
+        };
+        let deferred = || report_dropped.then(|| Box::new((root.to_path_buf(), profile.on_disk())));
+        match self.listings.find(root, &fingerprint) {
+            Some(Found::Entries(whole, epoch)) if watcher.healthy() => {
+                self.note(Freshness::WatcherDrain);
+                let mut listed = Listed::of(self.listings.filter(&whole, epoch, profile));
+                listed.deferred = deferred();
+                return Ok(listed);
+            }
+            Some(Found::Walk) => {
+                self.note(Freshness::Rebuild);
+                return discovery::walk_listing(
+                    root,
+                    profile,
+                    cancel,
+                    report_dropped,
+                    Some(observer),
+                );
+            }
+            _ => {}
+        }
+        self.note(Freshness::Rebuild);
+        let whole_profile = DiscoveryProfile {
+            prune_names: Vec::new(),
+            filter: None,
+            dirs: true,
+            hidden: true,
+            ignore_files: true,
+            metadata: true,
+            abs_paths: true,
+            threads: profile.threads,
+            recurse_submodules: false,
+            source: Source::Disk,
+        };
+        let whole =
+            discovery::walk_listing(root, &whole_profile, cancel, false, Some(observer.clone()))?;
+        let filterable = whole.unreadable.is_empty()
+            && whole.not_checked_out.files == 0
+            && whole.not_checked_out.dirs.is_empty();
+        if !filterable || !watcher.healthy() {
+            self.listings.keep(root, fingerprint, clock, None);
+            return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
+        }
+        let whole = Arc::new(whole.items);
+        self.listings.keep(root, fingerprint, clock, Some(whole.clone()));
+        let mut listed = Listed::of(self.listings.filter(&whole, clock.1, profile));
+        listed.deferred = deferred();
+        Ok(listed)
+    }
+
+    /// Frees what the store holds.
+    fn clear(&self) {
+        self.cache.clear();
+        self.listings.clear();
+    }
+}
+
+/// The default `memoryBudgetMB` of a session.
+pub const DEFAULT_MEMORY_BUDGET_MB: u64 = 1024;
+
+/// The options [`Session::open`] takes.
+pub const SESSION_OPTION_NAMES: &[&str] = &["cwd", "memoryBudgetMB", "threads", "watch"];
+
+/// The queries a session answers (the module's, by their JS names).
+const SESSION_COMMANDS: [Command; 11] = [
+    Command::SmartFileQuery,
+    Command::SearchCode,
+    Command::Grep,
+    Command::GrepContent,
+    Command::GlobFiles,
+    Command::FindFiles,
+    Command::Survey,
+    Command::Scout,
+    Command::Sample,
+    Command::Show,
+    Command::GetOutline,
+];
+
+/// A tree opened once and queried many times, through a [`Store`] whose
+/// listings and texts are those a cold walk and a cold read give now (see
+/// the module's notes), so every answer is byte for byte the cold call's.
+#[derive(Debug)]
+pub struct Session {
+    store: Arc<Store>,
+    /// `threads` for calls that do not say.
+    threads: Option<u64>,
+    closed: std::sync::atomic::AtomicBool,
+    /// When the last call began (ms since the epoch).
+    last_call_ms: AtomicU64,
+    calls: AtomicU64,
+}
+
+/// What [`Session::stats`] reports (the JS `SessionStats`).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionStats {
+    /// The session's root.
+    pub root: String,
+    /// Files whose contents are held.
+    pub files_known: u64,
+    /// Bytes of file contents held.
+    pub content_bytes: u64,
+    /// Bytes of index held (no content index yet: 0).
+    pub index_bytes: u64,
+    /// The memory budget in bytes.
+    pub memory_budget_bytes: u64,
+    /// Entries of the listings held.
+    pub listed_entries: u64,
+    /// Whether the session watches its tree (false: `watch: false`, no
+    /// watcher on this platform or file system, or the watch limit hit).
+    pub watching: bool,
+    /// Files whose text is used without a stat (under the watch).
+    pub trusted_files: u64,
+    /// How the last call established freshness: `watcherDrain` (the watch
+    /// reported no change it depends on: kept listings and texts used),
+    /// `rebuild` (walked again), `statRevalidation` (no watch: walked, and
+    /// each text checked against its file's stat), or `none` before the
+    /// first call.
+    pub freshness: &'static str,
+    /// Files the last call read from disk.
+    pub files_reread: u64,
+    /// Files the last call took from memory.
+    pub files_reused: u64,
+    /// Calls answered so far.
+    pub calls: u64,
+    /// When the last call began (ISO 8601, UTC), if any.
+    pub last_refresh: Option<String>,
+    /// Whether `close()` was called.
+    pub closed: bool,
+}
+
+impl Session {
+    /// Opens a session on the options' `cwd` (default: the process's).
+    pub fn open(options: &str) -> Result<Session> {
+        let raw = RawOptions::parse("openSession", options, SESSION_OPTION_NAMES)?;
+        let root = resolve_root(raw.string("cwd")?.as_deref())?;
+        if root.to_str().is_none() {
+            return Err(Error::invalid_option(format!(
+                "openSession: the root {} is not valid UTF-8; open a session on a folder with a UTF-8 path",
+                root.display()
+            )));
+        }
+        let budget_mb = raw.int("memoryBudgetMB", 1, 1 << 20)?.unwrap_or(DEFAULT_MEMORY_BUDGET_MB);
+        let threads = raw.int("threads", 1, 256)?;
+        let watch = raw.bool("watch")?.unwrap_or(true);
+        Ok(Session {
+            store: Arc::new(Store::new(root, budget_mb << 20, watch)),
+            threads,
+            closed: std::sync::atomic::AtomicBool::new(false),
+            last_call_ms: AtomicU64::new(0),
+            calls: AtomicU64::new(0),
+        })
+    }
+
+    /// Runs the query `kind` with `options` (which may not name `cwd`: the
+    /// session's root is the call's) on the session's contents.
+    pub fn query(
+        &self,
+        kind: Command,
+        options: &str,
+        pattern: Option<Vec<u16>>,
+        base: Cancel,
+        format: Format,
+    ) -> Result<Encoded> {
+        let api = Command::ALL.iter().find(|(c, _)| *c == kind).map_or("session", |(_, n)| *n);
+        if self.closed.load(Ordering::Relaxed) {
+            return Err(Error::new(
+                ErrorCode::SessionClosed,
+                format!("{api}: the session was closed; open a new one with openSession()"),
+            ));
+        }
+        if !SESSION_COMMANDS.contains(&kind) {
+            return Err(Error::invalid_option(format!("{api}: not a query a session answers")));
+        }
+        let options = self.call_options(api, options)?;
+        self.store.refresh();
+        self.store.cache.begin_call();
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        let now =
+            SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        self.last_call_ms.store(now as u64, Ordering::Relaxed);
+        let source = Source::Session(self.store.clone());
+        crate::query_encoded_from(&source, kind, &options, pattern, base, format)
+    }
+
+    /// `options` with the session's root as `cwd` (and its `threads` when
+    /// the call does not say).
+    fn call_options(&self, api: &str, options: &str) -> Result<String> {
+        let mut map =
+            match serde_json::from_str::<serde_json::Value>(if options.trim().is_empty() {
+                "null"
+            } else {
+                options
+            }) {
+                Ok(serde_json::Value::Object(map)) => map,
+                Ok(serde_json::Value::Null) => serde_json::Map::new(),
+                Ok(_) | Err(_) => {
+                    return Err(Error::invalid_option(format!("{api}: options must be an object")));
+                }
+            };
+        if map.contains_key("cwd") {
+            return Err(Error::invalid_option(format!(
+                "{api}: option 'cwd' is not taken by a session's calls (the session's root {} is; open another session for another folder)",
+                self.store.cache.root().display()
+            )));
+        }
+        let root = self.store.cache.root().to_str().unwrap_or_default().to_string();
+        map.insert("cwd".into(), serde_json::Value::String(root));
+        if let (Some(t), false) = (self.threads, map.contains_key("threads")) {
+            map.insert("threads".into(), serde_json::Value::from(t));
+        }
+        serde_json::to_string(&map).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
+    }
+
+    /// What the session holds and how its last call went.
+    pub fn stats(&self) -> SessionStats {
+        let c = self.store.cache.stats();
+        let calls = self.calls.load(Ordering::Relaxed);
+        let last = self.last_call_ms.load(Ordering::Relaxed);
+        SessionStats {
+            root: self.store.cache.root().to_string_lossy().into_owned(),
+            files_known: c.files,
+            content_bytes: c.content_bytes,
+            index_bytes: 0,
+            memory_budget_bytes: self.store.cache.budget(),
+            listed_entries: self.store.listings.entries(),
+            watching: self.store.watching(),
+            trusted_files: c.trusted,
+            freshness: match Freshness::from_u8(self.store.freshness.load(Ordering::Relaxed)) {
+                _ if calls == 0 => "none",
+                // A call that walked nothing (one file shown).
+                Freshness::None if self.store.watching() => Freshness::WatcherDrain.name(),
+                Freshness::None => Freshness::StatRevalidation.name(),
+                how => how.name(),
+            },
+            files_reread: c.files_read,
+            files_reused: c.files_reused,
+            calls,
+            last_refresh: (calls > 0).then(|| {
+                crate::glob_files::iso8601(SystemTime::UNIX_EPOCH + Duration::from_millis(last))
+            }),
+            closed: self.closed.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Frees what the session holds; later calls fail with `ESESSIONCLOSED`.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Relaxed);
+        self.store.clear();
+    }
+}
