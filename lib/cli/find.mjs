@@ -2,6 +2,7 @@
 // shell; one path per line, or the result as JSON.
 
 import { UsageError, readFlags } from '../args.mjs';
+import { listingLines } from '../render/listing.mjs';
 import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, flagMessage, lib, resolveCwd, integer, usageFailure } from './common.mjs';
 
 /** findFiles' limit on maxResults. */
@@ -105,7 +106,7 @@ async function run(argv, io) {
   }
   const more = probe && found.length > limit;
   if (more) found = found.slice(0, limit);
-  await io.stdout(json ? `${JSON.stringify(found)}\n` : found.map((f) => `${f.path}${f.type === 'dir' ? '/' : ''}\n`).join(''));
+  await io.stdout(json ? `${JSON.stringify(found)}\n` : listingLines(found).map((line) => `${line}\n`).join(''));
   if (more) io.stderr(`⚠️  Stopped at --max-results (${limit}): there are more; raise --max-results or narrow PATTERN or PATH\n`);
   return 0;
 }

@@ -2,6 +2,7 @@
 // file's outline (getOutline), formatted as text, or the object as JSON.
 
 import { UsageError, readFlags } from '../args.mjs';
+import { renderOutline } from '../render/outline.mjs';
 import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
 
 export const OUTLINE_USAGE = `Usage: smart-file-query outline FILE [--json] [--imports MODE]
@@ -50,14 +51,14 @@ async function run(argv, io) {
   if (files.length !== 1) {
     return usageFailure(io, 'outline', `expected exactly one FILE, got ${files.length}`, OUTLINE_USAGE);
   }
-  const { getOutline, formatOutline } = lib('outline.js');
+  const { getOutline } = lib('outline.js');
   let text;
   try {
     const options = {};
     if (cwd.length > 0) options.cwd = resolveCwd(cwd);
     if (imports !== undefined) options.imports = imports;
     const result = await getOutline(files[0], options);
-    text = json ? JSON.stringify(result) : `${formatOutline(result)}\n`;
+    text = json ? JSON.stringify(result) : `${renderOutline(result)}\n`;
   } catch (e) {
     io.stderr(`smart-file-query outline: ${e.message}${e instanceof CwdError ? '' : ` (${e.code})`}\n`);
     return 1;
