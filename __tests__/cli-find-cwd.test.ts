@@ -147,9 +147,14 @@ describe('-C DIR / --cwd DIR', () => {
       const client = new Client({ name: 'sfq-cwd-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const r = (await client.callTool({ name: 'glob_files', arguments: { pattern: '**/*.ts' } })) as { content: Array<{ text: string }>; isError?: boolean };
+        const r = (await client.callTool({ name: 'glob_files', arguments: { pattern: '**/*.ts' } })) as {
+          content: Array<{ text: string }>;
+          structuredContent: any;
+          isError?: boolean;
+        };
         expect(r.isError, r.content[0].text).toBeFalsy();
-        const answer = JSON.parse(r.content[0].text);
+        expect(r.content[0].text).toBe('2 files\nsrc/app.ts\nsrc/util/helpers.ts');
+        const answer = r.structuredContent;
         expect(answer.root).toBe(repo);
         expect(answer.files.map((f: { path: string }) => f.path)).toEqual(['src/app.ts', 'src/util/helpers.ts']);
       } finally {

@@ -80,6 +80,25 @@ describe('smart-file-query search', () => {
     expect(cs.matches.map((m: { path: string; lineNumber: number }) => `${m.path}:${m.lineNumber}`)).toEqual(['src/app.ts:2', 'src/view.tsx:1']);
   });
 
+  it('--text prints the hits as the MCP tool search_code shows them: grouped by file, the cut said in flags', async () => {
+    const { TEXTS, searchCodeText } = await import('../lib/mcp/texts.mjs');
+    const r = cli('needle', 'lib', '--text');
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    const result = searchCodeSync('needle', { cwd: repo, path: 'lib' });
+    // The same renderer as the MCP tool's text, for an answer it shows whole.
+    expect(r.stdout).toBe(`${TEXTS.search_code(result, {}, { root: repo })}\n`);
+    expect(r.stdout).toBe(
+      `3 matching lines in 2 files (${result.filesSearched} searched)\nlib/util.js\n1: needle(1);\n2: needle(22);\nlib/x/deep.js\n1: needle deep\n`,
+    );
+    // A page: the next one and the ways to narrow, as this command spells them.
+    const page = cli('needle', '--max-results', '2', '--offset', '2', '--text');
+    const all = searchCodeSync('needle', { cwd: repo, maxResults: 2, offset: 2 });
+    expect(page.stdout).toBe(`${searchCodeText(all, { offset: 2 }, { offset: '--offset ', path: 'PATH', extensions: '--ext' })}\n`);
+    expect(page.stdout.split('\n')[0]).toBe(
+      `88 matching lines in 7 files (${all.filesSearched} searched); shown 3-4: page on with --offset 4, or narrow with PATH, --ext or a more specific query`,
+    );
+  });
+
   it('search --help prints the usage and exits 0', () => {
     for (const flag of ['--help', '-h']) {
       const r = cli(flag);

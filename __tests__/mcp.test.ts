@@ -4,25 +4,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_USAGE } from '../lib/cli/mcp.mjs';
 import { searchResultBytes } from '../lib/mcp/budget.mjs';
+import { estimateTokens } from '../lib/mcp/tokens.mjs';
+import { BIN, type Result, type Server, call, checkCompact, closeServers, fails, ok, result, startServer as startMcp, text } from './helpers/mcp';
 import { serverModule } from './helpers/server-module';
 import { gitInit, makeTree } from './helpers/tree';
 
 const require = createRequire(import.meta.url);
 const api = require('../index.js');
-const BIN = resolve(__dirname, '..', 'bin', 'smart-file-query.mjs');
-
-type Result = {
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
 
 // ---------------------------------------------------------------------------
 // The repository served
@@ -83,63 +76,9 @@ let slowRepo: string; // with a project file: timeout_seconds 1
 let elsewhere: string;
 
 // ---------------------------------------------------------------------------
-// Servers
+// Servers (helpers/mcp.ts)
 
-type Server = { client: Client; transport: StdioClientTransport; stderr: () => string };
-const servers: Server[] = [];
-
-async function startServer(args: string[] = [], cwd = repo): Promise<Server> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    cwd,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const client = new Client({ name: 'sfq-mcp-test', version: '1.0.0' });
-  await client.connect(transport);
-  await client.listTools(); // the client validates structuredContent against these output schemas
-  const server = { client, transport, stderr: () => stderr };
-  servers.push(server);
-  return server;
-}
-
-async function call(server: Server, name: string, args: Record<string, unknown> = {}): Promise<Result> {
-  return (await server.client.callTool({ name, arguments: args })) as Result;
-}
-
-function text(r: Result): string {
-  expect(r.content).toHaveLength(1);
-  expect(r.content[0].type).toBe('text');
-  return r.content[0].text;
-}
-
-/** A successful JSON answer. */
-async function ok(server: Server, name: string, args: Record<string, unknown> = {}): Promise<any> {
-  const r = await call(server, name, args);
-  if (r.isError) throw new Error(`${name} failed: ${text(r)}`);
-  const value = JSON.parse(text(r));
-  if (r.structuredContent !== undefined) expect(r.structuredContent).toEqual(value);
-  return value;
-}
-
-/** An error result: its JSON body. */
-async function fails(server: Server, name: string, args: Record<string, unknown>): Promise<{ error: string; code: string; argument?: string }> {
-  const r = await call(server, name, args);
-  expect(r.isError, text(r)).toBe(true);
-  return JSON.parse(text(r));
-}
-
-/** task_result until the task is no longer running. */
-async function result(server: Server, taskId: string): Promise<any> {
-  for (;;) {
-    const r = await ok(server, 'task_result', { task_id: taskId, wait_seconds: 30 });
-    if (r.status !== 'running') return r;
-  }
-}
+const startServer = (args: string[] = [], cwd = repo) => startMcp(args, cwd);
 
 let main: Server; // --timeout-seconds 0: a background-capable search always goes on in the background
 let other: Server; // --root from elsewhere, a smaller budget (5000), the default wait (30 s)
@@ -163,7 +102,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.client.close().catch(() => {})));
+  await closeServers();
   for (const dir of [repo, slowRepo, elsewhere]) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -749,15 +688,41 @@ describe('background execution', () => {
 describe('the result budget', () => {
   const BUDGET = 20000;
 
-  function checkShrunk(r: Result, budget: number) {
+  /**
+   * A shrunk answer (of `other`: --max-result-chars 5000, 5000 tokens): its
+   * compact text within both budgets, every hit it keeps shown, and its head
+   * line saying what was left out and how to narrow.
+   */
+  function checkShrunk(r: Result, budget: number, tool: string) {
     const body = text(r);
     expect(body.length).toBeLessThanOrEqual(budget);
-    const value = JSON.parse(body);
+    expect(estimateTokens(body)).toBeLessThanOrEqual(5000);
+    const value: any = r.structuredContent;
     expect(value.truncated).toBe(true);
     expect(value.shrunk.max_result_chars).toBe(budget);
+    expect(value.shrunk.max_result_tokens).toBe(5000);
     expect(value.shrunk.shown).toBeGreaterThan(0);
     expect(value.shrunk.shown).toBeLessThan(value.shrunk.of);
     expect(value.shrunk.hint).toMatch(/Narrow with/);
+    checkCompact(other, tool, value, body);
+    const head = body.split('\n')[0];
+    expect(head).toContain(`it shows the first ${value.shrunk.shown} of its ${value.shrunk.of} `);
+    expect(head).toMatch(/Narrow with/);
+    expect(head).toMatch(/ by directory: [^ ]+ \d+/);
+    return value;
+  }
+
+  /** The same call with format "json": the answer as before the compact texts, JSON under the character budget. */
+  async function checkJson(tool: string, args: Record<string, unknown>, budget: number, compact: any) {
+    const r = await call(other, tool, { ...args, format: 'json' });
+    const body = text(r);
+    expect(body.length).toBeLessThanOrEqual(budget);
+    const value = JSON.parse(body);
+    expect(r.structuredContent).toEqual(value);
+    expect(value.shrunk).toMatchObject({ max_result_chars: budget });
+    expect(value.shrunk.max_result_tokens).toBeUndefined();
+    // The compact text fits more hits in the same budget.
+    expect(compact.shrunk.shown).toBeGreaterThan(value.shrunk.shown);
     return value;
   }
 
@@ -784,39 +749,54 @@ describe('the result budget', () => {
     const grepContent = await call(other, 'grep_content', { pattern: 'needle', path: 'gen', max_results: 5000 });
     // Its search stopped keeping lines at the server's result budget (64 × 5000 characters):
     // the counts are exact, the lines per directory those kept.
-    const shrunkContent = checkShrunk(grepContent, 5000);
+    const shrunkContent = checkShrunk(grepContent, 5000, 'grep_content');
     expect(shrunkContent).toMatchObject({ total_matches: 2000, truncated_by: 'maxResultBytes' });
     expect(shrunkContent.shrunk.by_directory).toMatchObject({ 'gen/d0': 200 });
     expect(shrunkContent.shrunk.of).toBeLessThan(2000);
-    expect(grepContent.structuredContent).toEqual(JSON.parse(text(grepContent)));
-    const search = checkShrunk(await call(other, 'search_code', { query: 'needle', path: 'gen', max_results: 1000 }), 5000);
+    expect(shrunkContent.shrunk.hint).toMatch(new RegExp(`page on with offset=${shrunkContent.shrunk.shown}\\.$`));
+    await checkJson('grep_content', { pattern: 'needle', path: 'gen', max_results: 5000 }, 5000, shrunkContent);
+    const searchArgs = { query: 'needle', path: 'gen', max_results: 1000 };
+    const search = checkShrunk(await call(other, 'search_code', searchArgs), 5000, 'search_code');
     expect(search.matchCount).toBe(2000);
-    const globbed = checkShrunk(await call(other, 'glob_files', { pattern: '**/*' }), 5000);
+    await checkJson('search_code', searchArgs, 5000, search);
+    const globbed = checkShrunk(await call(other, 'glob_files', { pattern: '**/*' }), 5000, 'glob_files');
     expect(globbed.shrunk.by_directory['gen/d0']).toBe(40);
     expect(globbed.shrunk.by_file).toBeUndefined();
+    await checkJson('glob_files', { pattern: '**/*' }, 5000, globbed);
     // grep and find_files keep the shape they always have: {matches | files, truncated}.
     const grepCall = await call(other, 'grep', { pattern: 'needle', maxResults: 1000 });
-    const grep = checkShrunk(grepCall, 5000);
+    const grep = checkShrunk(grepCall, 5000, 'grep');
     expect(grep.matches.length).toBe(grep.shrunk.shown);
-    expect(grepCall.structuredContent).toEqual(grep);
-    const found = checkShrunk(await call(other, 'find_files', { pattern: '*.txt', maxResults: 1000 }), 5000);
+    expect(Object.keys(grep)).toEqual(['matches', 'truncated', 'shrunk']);
+    await checkJson('grep', { pattern: 'needle', maxResults: 1000 }, 5000, grep);
+    const found = checkShrunk(await call(other, 'find_files', { pattern: '*.txt', maxResults: 1000 }), 5000, 'find_files');
     expect(found.files.length).toBe(found.shrunk.shown);
-    const sfq = checkShrunk(await call(other, 'smart_file_query', { regex: 'needle', glob: 'gen/**', includeAllContent: true }), 5000);
+    await checkJson('find_files', { pattern: '*.txt', maxResults: 1000 }, 5000, found);
+    const sfqArgs = { regex: 'needle', glob: 'gen/**', includeAllContent: true };
+    const sfq = checkShrunk(await call(other, 'smart_file_query', sfqArgs), 5000, 'smart_file_query');
     expect(sfq.aggregate.totalMatches).toBe(500);
     expect(sfq.query.maxResultBytes).toBe(searchResultBytes(5000));
     expect(sfq.results[0].content).toBeUndefined();
+    expect(sfq.shrunk.hint).toMatch(/File contents were left out/);
+    await checkJson('smart_file_query', sfqArgs, 5000, sfq);
   });
 
   it('a window of very long lines is shrunk with a way to see the rest', async () => {
     const r = await call(other, 'scroll_file', { action: 'open', path: 'wide.txt' });
     const body = text(r);
     expect(body.length).toBeLessThanOrEqual(5000);
-    const view = JSON.parse(body);
+    expect(estimateTokens(body)).toBeLessThanOrEqual(5000);
+    const view: any = r.structuredContent;
     expect(view).toMatchObject({ path: 'wide.txt', viewportStart: 1, viewportEnd: 100, truncated: true });
     const shown = view.content.split('\n');
     expect(shown.length).toBe(view.shrunk.shown);
     expect(shown[0]).toMatch(/^1: 1 w+… \[\d+ more characters\]$/);
     expect(view.shrunk.hint).toMatch(new RegExp(`line ${shown.length + 1 + 50}`));
+    // The text: a head line (the window, what is below, the hint), then the lines kept.
+    expect(body).toBe(`wide.txt: lines 1-100 of 150; 50 below (scroll_down); ${view.shrunk.hint}\n${view.content}`);
+    const json = await call(other, 'scroll_file', { action: 'open', path: 'wide.txt', format: 'json' });
+    expect(text(json).length).toBeLessThanOrEqual(5000);
+    expect(JSON.parse(text(json))).toEqual(json.structuredContent);
   });
 
   it('a long outline is cut at a line with a note', async () => {
@@ -896,6 +876,7 @@ describe('the command line', () => {
     for (const [args, message] of [
       [['--timeout-seconds', 'soon'], "--timeout-seconds must be a number from 0 to 86400, got 'soon'"],
       [['--max-result-chars', '10'], "--max-result-chars must be an integer from 2000 to 100000000, got '10'"],
+      [['--max-result-tokens', '100'], "--max-result-tokens must be an integer from 500 to 25000000, got '100'"],
       [['--root', join(repo, 'nope')], `--root: cannot use '${join(repo, 'nope')}': ENOENT`],
       [['--root', join(repo, 'wide.txt')], `--root: '${join(repo, 'wide.txt')}' is not a directory`],
       [['--bogus'], "Unknown option '--bogus'"],

@@ -237,8 +237,9 @@ describe('recurse_submodules through an MCP client', () => {
     try {
       await client.listTools();
       const call = async (name: string, args: Record<string, unknown>) => {
-        const r = (await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }>; isError?: boolean };
-        return { error: r.isError === true, value: JSON.parse(r.content[0].text) };
+        const r = (await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }>; structuredContent?: any; isError?: boolean };
+        // An answer's JSON is structuredContent; an error's, the text.
+        return { error: r.isError === true, value: r.isError ? JSON.parse(r.content[0].text) : r.structuredContent };
       };
       const gc = await call('grep_content', { pattern: 'needle', file_glob: '*.ts', recurse_submodules: true });
       expect(gc.error).toBe(false);

@@ -1,17 +1,21 @@
 // The MCP result budget's token estimate (lib/mcp/tokens.mjs) is never below
 // o200k's real count (gpt-tokenizer, a dev dependency) on the corpora it is
 // meant for: the package's own files (each file, and each 40 lines of them),
-// text in other scripts, random identifiers, and the bench corpora's files
-// when .corpus/ has them. And it
+// the compact texts the tools answer with, text in other scripts, random
+// identifiers, and the bench corpora's files when .corpus/ has them. And it
 // is not so high that the budget is wasted: within 1.5× on the own tree.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { TEXTS } from '../lib/mcp/texts.mjs';
 import { COMMON_PAIRS_TEXT, estimateTokens } from '../lib/mcp/tokens.mjs';
 
+const require = createRequire(import.meta.url);
+const api = require('../index.js');
 const ROOT = resolve(__dirname, '..');
 
 /** The text files git tracks under `root` (at most 300 KB each), every `every`-th. */
@@ -74,6 +78,23 @@ describe('estimateTokens', () => {
     const real = files.reduce((n, [, t]) => n + encode(t).length, 0);
     expect(estimate / real).toBeGreaterThan(1);
     expect(estimate / real).toBeLessThan(1.5);
+  });
+
+  it("is at least o200k's count on the tools' compact texts", () => {
+    const texts: Array<[string, string]> = [];
+    const ctx = { root: ROOT };
+    for (const query of ['import', 'return', 'function', 'const', 'TODO', 'budget', 'o200k', '=>', 'expect(']) {
+      const found = api.searchCodeSync(query, { cwd: ROOT, maxResults: 200 });
+      texts.push([`search_code ${query}`, TEXTS.search_code(found, {}, ctx)]);
+      const grepped = api.grepSync({ pattern: query, cwd: ROOT, maxResults: 200, contextLines: 2 });
+      texts.push([`grep ${query}`, TEXTS.grep({ matches: grepped, truncated: true }, { contextLines: 2 }, ctx)]);
+    }
+    const globbed = { ...api.globFilesSync({ pattern: '**/*', cwd: ROOT, maxResults: 2000 }), root: ROOT };
+    texts.push(['glob_files **/*', TEXTS.glob_files(globbed, {}, ctx)]);
+    const sfq = api.smartFileQuerySync({ regex: '\\w+\\(', glob: ['lib/**', 'crates/sfq-core/src/**'], maxMatches: 2000, cwd: ROOT });
+    texts.push(['smart_file_query', TEXTS.smart_file_query(sfq, { contextLines: 2 }, ctx)]);
+    expect(texts.every(([, t]) => t.split('\n').length > 10)).toBe(true);
+    expect(below(texts)).toEqual([]);
   });
 
   it("is at least o200k's count on other scripts, emoji, random identifiers and minified code", () => {

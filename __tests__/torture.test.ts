@@ -196,12 +196,15 @@ describe('the MCP server', () => {
   it('stops a search whose answer cannot fit: smart_file_query {regex: ".", maxMatches: 200000} answers under the budget, saying why', async () => {
     const r = (await client.callTool({ name: 'smart_file_query', arguments: { regex: '.', maxMatches: 200000 } })) as {
       content: Array<{ text: string }>;
+      structuredContent: any;
       isError?: boolean;
     };
     expect(r.isError).toBeFalsy();
     const text = r.content[0].text;
     expect(text.length).toBeLessThanOrEqual(20000);
-    const answer = JSON.parse(text);
+    // The text (grep-style) says why in its head line; the JSON is structuredContent.
+    expect(text.split('\n')[0]).toMatch(/the search stopped at the server's result size limit.*: narrow with glob or a more specific regex/);
+    const answer = r.structuredContent;
     expect(answer.truncated).toBe(true);
     expect(answer.aggregate).toMatchObject({ truncated: true, truncatedBy: 'maxResultBytes' });
     // The search itself stopped at the server's result budget, far below 200,000 matches.
@@ -225,13 +228,13 @@ describe('the MCP server', () => {
       await new Promise((r) => setTimeout(r, 300));
       const cheap = (await slowClient.callTool({ name: 'show', arguments: { query: 'hello', file: 'hello.txt' } })) as { content: Array<{ text: string }> };
       expect(cheap.content[0].text).toMatch(/hello world/);
-      const grep = (await slowClient.callTool({ name: 'grep', arguments: { pattern: 'hello' } })) as { content: Array<{ text: string }> };
-      expect(JSON.parse(grep.content[0].text).matches).toHaveLength(1);
+      const grep = (await slowClient.callTool({ name: 'grep', arguments: { pattern: 'hello' } })) as { structuredContent: any };
+      expect(grep.structuredContent.matches).toHaveLength(1);
       expect(heavyEnded).toBe(false);
       controller.abort();
       await expect(heavy).rejects.toThrow();
       // The server answers, and (where /proc tells) stops spending CPU on the cancelled search.
-      const after = (await slowClient.callTool({ name: 'grep', arguments: { pattern: 'hello' } })) as { content: Array<{ text: string }> };
+      const after = (await slowClient.callTool({ name: 'grep', arguments: { pattern: 'hello', format: 'json' } })) as { content: Array<{ text: string }> };
       expect(JSON.parse(after.content[0].text).matches).toHaveLength(1);
       const pid = slow.pid;
       if (process.platform === 'linux' && pid !== null) {

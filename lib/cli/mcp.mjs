@@ -1,4 +1,4 @@
-// `smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]`:
+// `smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-tokens N] [--max-result-chars N]`:
 // the MCP server over stdio (lib/mcp/server.mjs). Stdout carries the protocol
 // and nothing else; diagnostics go to stderr; closing stdin ends the server
 // and its background searches.
@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, readFlags } from '../args.mjs';
-import { DEFAULT_MAX_RESULT_CHARS, MIN_MAX_RESULT_CHARS } from '../mcp/budget.mjs';
+import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_RESULT_TOKENS, MIN_MAX_RESULT_CHARS, MIN_MAX_RESULT_TOKENS } from '../mcp/budget.mjs';
 import { TOOLS } from '../mcp/tools.mjs';
 import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
 
@@ -39,7 +39,8 @@ const SERVES = wrap(
     'All are read-only; every path stays inside the root. Register it in a client as the command "npx smart-file-query mcp".',
 );
 
-export const MCP_USAGE = `Usage: smart-file-query mcp [--root DIR] [--timeout-seconds N] [--max-result-chars N]
+export const MCP_USAGE = `Usage: smart-file-query mcp [--root DIR] [--timeout-seconds N]
+                          [--max-result-tokens N] [--max-result-chars N]
 
 ${SERVES}
 
@@ -50,9 +51,13 @@ ${SERVES}
                             wait before a search goes on in the background
                             (default: timeout_seconds of the project file
                             .smart-file-query.json, else 30; 0: at once)
-  --max-result-chars <n>    the most characters a tool answer has; a larger
-                            answer is shrunk to its first hits with counts
-                            (default ${DEFAULT_MAX_RESULT_CHARS}, at least ${MIN_MAX_RESULT_CHARS})
+  --max-result-tokens <n>   the most tokens a tool answer's text has (an
+                            estimate of o200k's count that errs high); a
+                            larger answer is shrunk to its first hits with
+                            counts (default ${DEFAULT_MAX_RESULT_TOKENS}, at least ${MIN_MAX_RESULT_TOKENS})
+  --max-result-chars <n>    the most characters a tool answer's text has, JSON
+                            answers (format "json") included (default ${DEFAULT_MAX_RESULT_CHARS},
+                            at least ${MIN_MAX_RESULT_CHARS})
   -h, --help                print this help
 
 Stdout carries only the protocol; diagnostics go to stderr. The server ends
@@ -74,11 +79,12 @@ async function run(argv, io) {
   const cwd = [];
   let timeoutSeconds;
   let maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+  let maxResultTokens = DEFAULT_MAX_RESULT_TOKENS;
   try {
     readFlags(
       argv,
       {
-        strings: ['root', 'timeout-seconds', 'max-result-chars', ...CWD_FLAG.strings],
+        strings: ['root', 'timeout-seconds', 'max-result-chars', 'max-result-tokens', ...CWD_FLAG.strings],
         booleans: ['help'],
         shorts: { h: 'help', ...CWD_FLAG.shorts },
       },
@@ -90,6 +96,9 @@ async function run(argv, io) {
           case 'timeout-seconds': timeoutSeconds = number('--timeout-seconds', value, { min: 0, max: 86400 }); break;
           case 'max-result-chars':
             maxResultChars = number('--max-result-chars', value, { min: MIN_MAX_RESULT_CHARS, max: 100000000, integer: true });
+            break;
+          case 'max-result-tokens':
+            maxResultTokens = number('--max-result-tokens', value, { min: MIN_MAX_RESULT_TOKENS, max: 25000000, integer: true });
             break;
         }
       },
@@ -122,7 +131,7 @@ async function run(argv, io) {
 
   lib('../index.js'); // the addon now: without one, a one-line message and exit 1 before any protocol
   const { serveStdio } = await import('../mcp/server.mjs');
-  const code = await serveStdio({ root, timeoutSeconds, maxResultChars, stderr: io.stderr });
+  const code = await serveStdio({ root, timeoutSeconds, maxResultChars, maxResultTokens, stderr: io.stderr });
   // Searches cancelled at shutdown stop at their next check; do not wait longer.
   setTimeout(() => process.exit(code), 1000).unref();
   return code;

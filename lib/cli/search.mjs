@@ -1,7 +1,9 @@
 // `smart-file-query search QUERY [PATH] [...]`: searchCode (seed 003) from a
-// shell; the result object as JSON on stdout.
+// shell; the result object as JSON on stdout, or with --text the hits as
+// the MCP tool search_code shows them (lib/mcp/texts.mjs).
 
 import { UsageError, readFlags, splitGlobs } from '../args.mjs';
+import { searchCodeText } from '../mcp/texts.mjs';
 import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, briefFailure, flagMessage, lib, resolveCwd, integer, usageFailure } from './common.mjs';
 
 export const SEARCH_USAGE = `Usage: smart-file-query search QUERY [PATH] [options]
@@ -12,6 +14,9 @@ node_modules excluded, files over 1024 KB skipped. Literal and smart case by
 default (case-insensitive unless QUERY has an upper-case letter). Prints
 {"query","matchCount","matches":[{"path","lineNumber","content"}],"truncated",...}
 as JSON: one entry per matching line; matchCount counts every matching line.
+With --text: a head line with the counts (and what was left out), then each
+file's path and its matching lines as \`line: text\`, the MCP tool
+search_code's text.
 
   --regex                 read QUERY as a JavaScript regex
   --case-sensitive        exact case
@@ -23,6 +28,8 @@ as JSON: one entry per matching line; matchCount counts every matching line.
                           comma-separated, repeatable
   --max-line-length <n>   cut longer lines to a window around the match
                           (default 500; 0: off)
+  --text                  print the hits grep-style, grouped by file,
+                          instead of JSON
 ${SUBMODULES_HELP}
 ${CWD_HELP}
   -h, --help              print this help
@@ -47,6 +54,7 @@ const FLAGS = {
 async function run(argv, io) {
   const options = {};
   let help = false;
+  let text = false;
   const cwd = [];
   let words;
   try {
@@ -54,7 +62,7 @@ async function run(argv, io) {
       argv,
       {
         strings: ['max-results', 'offset', 'ext', 'exclude', 'max-line-length', ...CWD_FLAG.strings],
-        booleans: ['regex', 'case-sensitive', 'ignore-case', 'recurse-submodules', 'help'],
+        booleans: ['regex', 'case-sensitive', 'ignore-case', 'recurse-submodules', 'text', 'help'],
         shorts: { h: 'help', i: 'ignore-case', ...CWD_FLAG.shorts },
         positionals: true,
       },
@@ -62,6 +70,7 @@ async function run(argv, io) {
         switch (name) {
           case 'help': help = help || value; break;
           case 'cwd': cwd.push(value); break;
+          case 'text': text = value; break;
           case 'regex': options.isRegex = value; break;
           case 'recurse-submodules': options.recurseSubmodules = value; break;
           case 'case-sensitive': if (value) options.caseSensitive = true; break;
@@ -105,13 +114,14 @@ async function run(argv, io) {
     io.stderr(`smart-file-query search: ${message} (${e.code})\n`);
     return 1;
   }
-  await io.stdout(`${JSON.stringify(result)}\n`);
+  const spell = { offset: '--offset ', path: 'PATH', extensions: '--ext' };
+  await io.stdout(text ? `${searchCodeText(result, options, spell)}\n` : `${JSON.stringify(result)}\n`);
   return 0;
 }
 
 export default {
   name: 'search',
-  summary: 'Code search (searchCode): literal, smart case, one JSON result',
+  summary: 'Code search (searchCode): literal, smart case, one JSON result (--text: grep-style)',
   usage: SEARCH_USAGE,
   run,
 };

@@ -1,13 +1,24 @@
-// Never too big for the agent: every tool answer is kept under a character
-// budget (the length of its JSON text). An answer over it is shrunk, never
-// cut mid-JSON: it keeps its shape with the first hits that fit (long
-// strings shortened), `truncated: true`, and a `shrunk` block with the
-// counts per directory and per file of the whole answer and one sentence on
-// how to narrow the query.
+// Never too big for the agent: every tool answer is kept under a budget. An
+// answer over it is shrunk, never cut mid-line or mid-JSON: it keeps its
+// shape with the first hits that fit (long strings shortened),
+// `truncated: true`, and a `shrunk` block with the counts per directory and
+// per file of the whole answer and one sentence on how to narrow the query.
+//
+// What is measured is the text the client's model reads. A tool's compact
+// text (lib/mcp/texts.mjs) must fit both the token budget, counted with
+// estimateTokens (lib/mcp/tokens.mjs: an o200k estimate that errs high), and
+// the character budget; an answer asked for as JSON (`format: "json"`)
+// is measured as before the compact texts: the length of its JSON text.
+
+import { estimateTokens } from './tokens.mjs';
 
 export const DEFAULT_MAX_RESULT_CHARS = 20000;
 /** The smallest budget accepted: room for the counts and the sentence. */
 export const MIN_MAX_RESULT_CHARS = 2000;
+/** The default token budget of a compact text: the default characters at 4 a token. */
+export const DEFAULT_MAX_RESULT_TOKENS = 5000;
+/** The smallest token budget accepted. */
+export const MIN_MAX_RESULT_TOKENS = 500;
 
 /**
  * The `maxResultBytes` the server's searches run with, for answers of
@@ -18,6 +29,56 @@ export const MIN_MAX_RESULT_CHARS = 2000;
  */
 export function searchResultBytes(budget) {
   return Math.max(64 * budget, 256 * 1024);
+}
+
+/**
+ * @typedef {{
+ *   chars: number,
+ *   tokens?: number,
+ *   fits: (value: unknown) => boolean,
+ *   fitsText: (text: string) => boolean,
+ *   less: (text: string) => Budget,
+ *   stamp: () => { max_result_chars: number, max_result_tokens?: number },
+ * }} Budget
+ *   `fits`: whether an answer, as the client gets it, is within the budget;
+ *   `fitsText`: whether a text is; `less`: the budget left beside a text
+ *   (a head line above the answer); `stamp`: the budget, as `shrunk` gives it
+ */
+
+/**
+ * The budget of a compact text: within `chars` characters and `tokens`
+ * estimated tokens; `render` gives an answer's text.
+ * @param {{ chars: number, tokens: number }} limits
+ * @param {(value: any) => string} render
+ * @returns {Budget}
+ */
+export function textBudget(limits, render, stamp = { max_result_chars: limits.chars, max_result_tokens: limits.tokens }) {
+  const { chars, tokens } = limits;
+  const fitsText = (text) => text.length <= chars && estimateTokens(text) <= tokens;
+  return {
+    chars,
+    tokens,
+    fits: (value) => fitsText(render(value)),
+    fitsText,
+    // (the line and its line break)
+    less: (text) => textBudget({ chars: chars - text.length - 1, tokens: tokens - estimateTokens(text) - 1 }, render, stamp),
+    stamp: () => ({ ...stamp }),
+  };
+}
+
+/**
+ * The budget of a JSON answer: its JSON text within `chars` characters.
+ * @param {number} chars
+ * @returns {Budget}
+ */
+export function jsonBudget(chars, stamp = { max_result_chars: chars }) {
+  return {
+    chars,
+    fits: (value) => jsonSize(value) <= chars,
+    fitsText: (text) => text.length <= chars,
+    less: (text) => jsonBudget(chars - text.length, stamp),
+    stamp: () => ({ ...stamp }),
+  };
 }
 
 /** The length of `value` as the JSON text the client receives. */
@@ -100,7 +161,7 @@ function countTables(fileCounts, cap) {
  *   build: (k: number, clamp: number) => object,
  *   fileCounts: Array<[string, number]>,
  *   hint: (k: number, n: number) => string,
- *   budget: number,
+ *   budget: Budget,
  *   unit?: string,
  * }} o `build(k, clamp)`: the answer with its first k hits and strings cut to
  *   `clamp` characters, `truncated: true` set; `fileCounts`: hits per file
@@ -108,7 +169,7 @@ function countTables(fileCounts, cap) {
 export function fitList(o) {
   const make = (k, cap, clamp) => {
     const summary = {
-      max_result_chars: o.budget,
+      ...o.budget.stamp(),
       shown: k,
       of: o.n,
       ...(o.unit ? { unit: o.unit } : {}),
@@ -120,13 +181,13 @@ export function fitList(o) {
   let best;
   for (const cap of [50, 20, 5, 0]) {
     for (const clamp of [500, 120]) {
-      if (jsonSize(make(0, cap, clamp)) > o.budget) continue;
+      if (!o.budget.fits(make(0, cap, clamp))) continue;
       let lo = 0;
       // Every hit takes a few characters at least: no need to try more than fit.
-      let hi = Math.min(o.n, Math.floor(o.budget / 4));
+      let hi = Math.min(o.n, Math.floor(o.budget.chars / 4));
       while (lo < hi) {
         const mid = Math.ceil((lo + hi) / 2);
-        if (jsonSize(make(mid, cap, clamp)) <= o.budget) lo = mid;
+        if (o.budget.fits(make(mid, cap, clamp))) lo = mid;
         else hi = mid - 1;
       }
       const candidate = { k: lo, cap, clamp };
@@ -140,7 +201,7 @@ export function fitList(o) {
 
 /** The last resort: counts only. Always far under MIN_MAX_RESULT_CHARS. */
 export function minimal(budget, n, hint) {
-  return { truncated: true, shrunk: { max_result_chars: budget, shown: 0, of: n, hint: clampString(hint, 600) } };
+  return { truncated: true, shrunk: { ...budget.stamp(), shown: 0, of: n, hint: clampString(hint, 600) } };
 }
 
 /**
@@ -149,11 +210,11 @@ export function minimal(budget, n, hint) {
  * @param {object | unknown[]} value
  * @param {string} key
  * @param {(item: any) => string} pathOf
- * @param {number} budget
+ * @param {Budget} budget
  * @param {(k: number, n: number) => string} hint
  */
 export function fitKeyedList(value, key, pathOf, budget, hint) {
-  if (jsonSize(value) <= budget) return value;
+  if (budget.fits(value)) return value;
   const rootArray = Array.isArray(value);
   const items = rootArray ? value : value[key];
   const build = (k, clamp) => {
@@ -170,13 +231,13 @@ export function fitKeyedList(value, key, pathOf, budget, hint) {
 /**
  * Any other JSON answer: strings cut, then long arrays cut, until it fits.
  * @param {unknown} value
- * @param {number} budget
+ * @param {Budget} budget
  */
 export function fitAny(value, budget) {
-  if (jsonSize(value) <= budget) return value;
+  if (budget.fits(value)) return value;
   for (const clamp of [2000, 500, 120]) {
     const v = clampStrings(value, clamp);
-    if (jsonSize(v) <= budget) return withTruncated(v);
+    if (budget.fits(v)) return withTruncated(v);
   }
   return minimal(budget, 0, 'The answer was too large to show; ask for less (a narrower path or pattern).');
 }
@@ -186,18 +247,28 @@ function withTruncated(v) {
 }
 
 /**
- * Text (not JSON) kept under the budget at line boundaries, with a last line
- * saying what was left out and how to see it.
+ * Text kept under the budget at line boundaries (lines longer than 500
+ * characters shortened), with a last line saying what was left out and how
+ * to see it.
  * @param {string} text
- * @param {number} budget
+ * @param {Budget} budget
  * @param {(shown: number, total: number) => string} note
  */
 export function fitText(text, budget, note) {
-  if (text.length <= budget) return text;
+  if (budget.fitsText(text)) return text;
   const lines = text.split('\n').map((l) => clampString(l, 500));
-  let used = 0;
+  // Room for the note (650 characters at most) and its line break.
+  const room = { chars: budget.chars - 700, tokens: (budget.tokens ?? Infinity) - 300 };
+  let chars = 0;
+  let tokens = 0;
   let k = 0;
-  const room = budget - 700; // the note and its line break
-  while (k < lines.length && used + lines[k].length + 1 <= room) used += lines[++k - 1].length + 1;
+  while (k < lines.length) {
+    const c = chars + lines[k].length + 1;
+    const t = budget.tokens === undefined ? 0 : tokens + estimateTokens(lines[k]) + 1;
+    if (c > room.chars || t > room.tokens) break;
+    chars = c;
+    tokens = t;
+    k++;
+  }
   return `${lines.slice(0, k).join('\n')}\n${clampString(note(k, lines.length), 650)}`;
 }

@@ -11,9 +11,20 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { packageVersion } from '../cli/common.mjs';
 import { ArgumentError, checkArguments } from './arguments.mjs';
-import { DEFAULT_MAX_RESULT_CHARS, clampString, clampStrings, fitAny, jsonSize, searchResultBytes } from './budget.mjs';
+import {
+  DEFAULT_MAX_RESULT_CHARS,
+  DEFAULT_MAX_RESULT_TOKENS,
+  clampString,
+  clampStrings,
+  fitAny,
+  jsonBudget,
+  jsonSize,
+  searchResultBytes,
+  textBudget,
+} from './budget.mjs';
 import { timeoutSeconds as waitSeconds } from './config.mjs';
 import { KEEP_MS, MAX_RUNNING, TaskError, TaskRegistry } from './tasks.mjs';
+import { FORMAT, TEXTS, isRunning, withFormat } from './texts.mjs';
 import { TOOLS } from './tools.mjs';
 
 const require = createRequire(import.meta.url);
@@ -48,6 +59,7 @@ const TASK_TOOLS = [
       additionalProperties: false,
       properties: {
         task_id: TASK_ID,
+        format: { ...FORMAT, description: `${FORMAT.description} (default: the format the search was asked for)` },
         wait_seconds: {
           type: 'number',
           minimum: 0,
@@ -72,9 +84,18 @@ function textResult(text, isError = false) {
 }
 
 function jsonResult(value, structured) {
-  const result = textResult(JSON.stringify(value));
-  if (structured) result.structuredContent = value;
+  return withStructure(textResult(JSON.stringify(value)), structured ? value : undefined);
+}
+
+function withStructure(result, value) {
+  if (value !== undefined) result.structuredContent = value;
   return result;
+}
+
+/** A call's arguments without `format` (which only the server reads), and the format. */
+function splitFormat(args) {
+  const { format, ...rest } = args ?? {};
+  return [rest, format];
 }
 
 /** An MCP error result: `{error, code, argument?}` as JSON text. */
@@ -161,6 +182,7 @@ function sessionSummary(stats) {
  *   root: string,
  *   timeoutSeconds?: number,
  *   maxResultChars?: number,
+ *   maxResultTokens?: number,
  *   warn?: (message: string) => void,
  *   api?: object,
  * }} options `root`: absolute directory every path stays inside;
@@ -169,6 +191,7 @@ function sessionSummary(stats) {
 export function createMcpServer(options) {
   const root = options.root;
   const budget = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+  const limits = { chars: budget, tokens: options.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS };
   const warn = options.warn ?? (() => {});
   const module = options.api ?? require('../../index.js');
   // Every query goes through one session on the root: warm answers, each the
@@ -195,9 +218,11 @@ export function createMcpServer(options) {
       capabilities: { tools: {} },
       instructions:
         `Read-only search and navigation of the repository at ${root}. Paths are relative to it (absolute paths ` +
-        'inside it work too); paths outside it are refused. Answers are JSON kept under ' +
-        `${budget} characters: a larger answer is shrunk to its first hits with counts per directory and file ` +
-        '("truncated": true, "shrunk"); narrow or page as its hint says. glob_files, grep_content and search_code ' +
+        'inside it work too); paths outside it are refused. The searches answer in text, grep-style: a head line with ' +
+        'the counts, then each file\'s path and its matching lines as `line: text` (the JSON answer is in ' +
+        'structuredContent; format: "json" gives it as the text). Answers are kept under ' +
+        `${limits.tokens} tokens and ${budget} characters: a larger answer is shrunk to its first hits with counts per ` +
+        'directory, and the head line says what was left out and how to narrow or page. glob_files, grep_content and search_code ' +
         'answer {status: "running", task_id} when a search outlasts timeout_seconds: get the result with task_result.',
     },
   );
@@ -207,17 +232,47 @@ export function createMcpServer(options) {
     if (t.title) tool.title = t.title;
     tool.description = t.description;
     tool.inputSchema = t.inputSchema;
+    if (Object.hasOwn(TEXTS, t.name)) tool.inputSchema = withFormat(t.inputSchema);
     if (t.outputSchema) tool.outputSchema = t.outputSchema;
     tool.annotations = READ_ONLY;
     return tool;
   });
 
+  const schemas = new Map(listed.map((t) => [t.name, t.inputSchema]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 
+  /** The compact text of a tool's answer, or undefined for JSON. */
+  function renderer(spec, value, args, format) {
+    const render = TEXTS[spec.name];
+    if (render === undefined || format === 'json' || isRunning(value)) return undefined;
+    return (v) => render(v, args, ctx);
+  }
+
+  /**
+   * A tool's answer `value`, shrunk to the budget (less a line above it,
+   * `above`): `{ text, value }`, the value with the hits the text shows.
+   */
+  function fitted(spec, value, args, format, above) {
+    const render = renderer(spec, value, args, format);
+    if (spec.text) {
+      const room = above === undefined ? textBudget(limits, String) : textBudget(limits, String).less(above);
+      return { text: spec.text(value, args, room, ctx) };
+    }
+    if (render === undefined) {
+      const room = above === undefined ? jsonBudget(budget) : jsonBudget(budget).less(above);
+      const shrunk = spec.fit(value, args, room, ctx);
+      return { text: JSON.stringify(shrunk), value: shrunk };
+    }
+    const room = above === undefined ? textBudget(limits, render) : textBudget(limits, render).less(above);
+    const shrunk = spec.fit(value, args, room, ctx);
+    return { text: render(shrunk), value: shrunk };
+  }
+
   /** A tool's answer to the client, under the budget. */
-  function answer(spec, value, args, room = budget) {
-    if (spec.text) return textResult(spec.text(value, args, room, ctx));
-    return jsonResult(spec.fit(value, args, room, ctx), spec.outputSchema !== undefined);
+  function answer(spec, value, rawArgs) {
+    const [args, format] = splitFormat(rawArgs);
+    const out = fitted(spec, value, args, format);
+    return withStructure(textResult(out.text), spec.outputSchema !== undefined ? out.value : undefined);
   }
 
   function follow(task) {
@@ -238,11 +293,12 @@ export function createMcpServer(options) {
   }
 
   async function callSearch(spec, args, signal) {
-    if (!spec.background) return answer(spec, await spec.run(args, ctx, signal), args);
+    const [runArgs] = splitFormat(args);
+    if (!spec.background) return answer(spec, await spec.run(runArgs, ctx, signal), args);
     // The engine's progress counters, kept on the task for task_status.
     let task;
     task = tasks.start(spec.name, args, (taskSignal) =>
-      spec.run(args, ctx, taskSignal, (progress) => {
+      spec.run(runArgs, ctx, taskSignal, (progress) => {
         if (task !== undefined) task.progress = progress;
       }),
     );
@@ -297,9 +353,9 @@ export function createMcpServer(options) {
       if (args.task_id === undefined) {
         const all = { tasks: tasks.list().map(taskSummary) };
         if (session !== undefined) all.session = sessionSummary((await session).stats());
-        return jsonResult(fitAny(all, budget), false);
+        return jsonResult(fitAny(all, jsonBudget(budget)), false);
       }
-      return jsonResult(fitAny(taskSummary(tasks.get(args.task_id)), budget), false);
+      return jsonResult(fitAny(taskSummary(tasks.get(args.task_id)), jsonBudget(budget)), false);
     }
     const task = tasks.get(args.task_id);
     if (name === 'task_cancel') {
@@ -322,12 +378,20 @@ export function createMcpServer(options) {
         return textResult(JSON.stringify({ ...head, error: clampString(error.message, 4000), code: error.code, ...(error.argument ? { argument: error.argument } : {}) }), true);
       }
       default: {
+        const [taskArgs, taskFormat] = splitFormat(task.args);
+        const format = args.format ?? taskFormat;
+        if (renderer(spec, task.value, taskArgs, format) !== undefined) {
+          // The head line, then the tool's text; the JSON in structuredContent.
+          const line = `${task.id} (${task.tool}): completed in ${head.elapsed_seconds} s`;
+          const out = fitted(spec, task.value, taskArgs, format, line);
+          return withStructure(textResult(`${line}\n${out.text}`), { ...head, result: out.value });
+        }
         // (8: the budget's own digits replace the part's in shrunk.max_result_chars)
         const room = budget - jsonSize({ ...head, result: null }) - 8;
         // A text answer grows a little as a JSON string (escapes): leave it room.
         const result = spec.text
-          ? spec.text(task.value, task.args, Math.floor(room * 0.9), ctx)
-          : spec.fit(task.value, task.args, room, ctx);
+          ? spec.text(task.value, taskArgs, textBudget({ ...limits, chars: Math.floor(room * 0.9) }, String), ctx)
+          : spec.fit(task.value, taskArgs, jsonBudget(room), ctx);
         if (result?.shrunk) result.shrunk.max_result_chars = budget; // the server's, not this part's
         return jsonResult({ ...head, result }, false);
       }
@@ -346,8 +410,8 @@ export function createMcpServer(options) {
     }
     let args;
     try {
-      args = checkArguments(name, (spec ?? taskTool).inputSchema, raw);
-      const problem = spec?.check?.(args, ctx);
+      args = checkArguments(name, schemas.get(name), raw);
+      const problem = spec?.check?.(splitFormat(args)[0], ctx);
       if (problem) throw new ArgumentError(problem[0], problem[1]);
     } catch (e) {
       if (e instanceof ArgumentError) return errorResult(e);
@@ -377,7 +441,7 @@ export function createMcpServer(options) {
 /**
  * Serves one client over this process's stdin/stdout until stdin ends.
  * Resolves with the exit code.
- * @param {{ root: string, timeoutSeconds?: number, maxResultChars?: number, stderr: (s: string) => void }} options
+ * @param {{ root: string, timeoutSeconds?: number, maxResultChars?: number, maxResultTokens?: number, stderr: (s: string) => void }} options
  */
 export async function serveStdio(options) {
   const log = (message) => options.stderr(`smart-file-query mcp: ${message}\n`);

@@ -8,8 +8,8 @@
 //     argumentNames?: { apiOption: 'argument' },  // to speak of arguments in API errors
 //     pathArgument?, patternArgument?,  // which argument a path / pattern error is about
 //     run(args, ctx, signal, onProgress?) → value,   // ctx: { api, root, viewer, maxResultBytes }; onProgress for background tools
-//     fit(value, args, budget) → value, // under the character budget (lib/mcp/budget.mjs)
-//     text?(value, args, budget) → string,  // a text answer instead of JSON
+//     fit(value, args, budget) → value, // under the budget (a Budget of lib/mcp/budget.mjs)
+//     text?(value, args, budget) → string,  // a text answer instead of JSON (else lib/mcp/texts.mjs)
 //   }
 //
 // The schemas of view_outline, search_code, scroll_file (seed 003), grep and
@@ -17,7 +17,8 @@
 // after the seed's own are extensions the API offers (paging, filters).
 
 import { posix, relative, resolve, sep } from 'node:path';
-import { clampStrings, fitKeyedList, fitList, fitText, jsonSize } from './budget.mjs';
+import { renderOutline } from '../render/outline.mjs';
+import { clampStrings, fitKeyedList, fitList, fitText } from './budget.mjs';
 
 // ---------------------------------------------------------------------------
 // Shared schema pieces
@@ -119,9 +120,7 @@ export function snakeKeys(value) {
   return value;
 }
 
-function budgetWords() {
-  return 'The answer was larger than max_result_chars';
-}
+const budgetWords = () => 'The answer was over the result budget';
 
 function nextPage(args, k) {
   return `page on with offset=${(args.offset ?? 0) + k}`;
@@ -225,7 +224,7 @@ const smartFileQuery = {
   ],
   run: (args, { api, root, maxResultBytes }, signal) => api.smartFileQuery({ maxResultBytes, ...args, cwd: root }, signal),
   fit(value, args, budget) {
-    if (jsonSize(value) <= budget) return value;
+    if (budget.fits(value)) return value;
     const flat = [];
     value.results.forEach((file, f) => file.matches.forEach((_, m) => flat.push([f, m])));
     const skippedShown = Math.min(value.skipped.length, 20);
@@ -378,8 +377,8 @@ const viewOutline = {
   pathArgument: 'path',
   run: (args, { api, root }, signal) =>
     api.getOutline(args.path, { cwd: root, signal, ...(args.imports === undefined ? {} : { imports: args.imports }) }),
-  text: (value, args, budget, { api }) =>
-    fitText(api.formatOutline(value), budget, (k, total) =>
+  text: (value, args, budget) =>
+    fitText(renderOutline(value), budget, (k, total) =>
       `[truncated: true. ${budgetWords()}: ${k} of its ${total} lines are shown. View a part of the file with ` +
       'scroll_file (action "open" with path and line), or search in it with search_code (path).]',
     ),
@@ -453,7 +452,7 @@ const scrollFile = {
     }
   },
   fit(value, args, budget, { viewer }) {
-    if (jsonSize(value) <= budget) return value;
+    if (budget.fits(value)) return value;
     const lines = value.content.split('\n');
     const base = { ...clampStrings(value, 500), content: '', truncated: true };
     const hintLong = 'Lines longer than 500 characters were shortened to stay under the budget.';
@@ -466,7 +465,7 @@ const scrollFile = {
         ...base,
         content: shown.join('\n'),
         shrunk: {
-          max_result_chars: budget,
+          ...budget.stamp(),
           shown: k,
           of: lines.length,
           hint: rest
@@ -481,7 +480,7 @@ const scrollFile = {
       let hi = lines.length;
       while (lo < hi) {
         const mid = Math.ceil((lo + hi) / 2);
-        if (jsonSize(make(mid, clamp)) <= budget) lo = mid;
+        if (budget.fits(make(mid, clamp))) lo = mid;
         else hi = mid - 1;
       }
       if (lo === lines.length || clamp === 200) return make(lo, clamp);
@@ -608,7 +607,7 @@ const findFiles = {
 
 /** A list of files: counts per directory only (per file they are all 1). */
 function fitFileList(value, key, pathOf, budget, hint) {
-  if (jsonSize(value) <= budget) return value;
+  if (budget.fits(value)) return value;
   const shrunk = fitKeyedList(value, key, pathOf, budget, hint);
   if (shrunk.shrunk) {
     delete shrunk.shrunk.by_file;
@@ -807,7 +806,6 @@ const grepContent = {
     ),
 };
 
-/** Every tool the server lists, in this order (the task tools follow). */
 // ---------------------------------------------------------------------------
 // survey, scout, sample, show (seed 001): the protocol's texts, as the CLI
 // prints them (each within 40 lines and 8,000 bytes).
@@ -927,4 +925,5 @@ const show = protocolTool(
   (args) => ({ query: args.query, file: args.file, context: args.context }),
 );
 
+/** Every tool the server lists, in this order (the task tools follow). */
 export const TOOLS = [smartFileQuery, searchCode, viewOutline, scrollFile, grep, findFiles, globFiles, grepContent, survey, scout, sample, show];
