@@ -4,9 +4,10 @@
 // structuredContent and again as the text with format "json", one head line
 // saying what a cut answer left out and how to narrow, and a budget counted
 // in (estimated) tokens of that text.
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchResultBytes } from '../lib/mcp/budget.mjs';
 import { estimateTokens } from '../lib/mcp/tokens.mjs';
@@ -239,5 +240,18 @@ describe('a cut answer says what was left out and how to narrow', () => {
     do answer = JSON.parse(text(await call(background, 'task_result', { task_id: asJson.task_id, wait_seconds: 30 })));
     while (answer.status === 'running');
     expect(answer).toMatchObject({ status: 'completed', result: { matchCount: 1 } });
+  });
+});
+
+describe('bench/tokens.mjs', () => {
+  it("meets its targets on this repository: searches within 1.1× the tokens of `path:line:text`, listings of one path per line, every hit shown, the estimate never below o200k's count", () => {
+    const root = resolve(__dirname, '..');
+    const r = spawnSync(process.execPath, [join(root, 'bench', 'tokens.mjs'), root], { encoding: 'utf8', timeout: 300_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows).toHaveLength(12);
+    // The ratio is measured (not —) on the calls with 10 hits or more: most of them here.
+    expect(rows.filter((l) => /\| \d\.\d\d× \|/.test(l)).length).toBeGreaterThanOrEqual(7);
   });
 });
