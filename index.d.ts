@@ -1010,8 +1010,15 @@ export interface SessionStats {
   filesKnown: number;
   /** Bytes of file contents held. */
   contentBytes: number;
-  /** Bytes of content index held (no index yet: 0). */
+  /**
+   * Bytes of the content index held: each text's byte trigrams (one bit per
+   * byte of text), which rule out files that cannot hold a match of a
+   * pattern with a required literal of three bytes or more; the exact
+   * engine searches every other file. Counted in the memory budget.
+   */
   indexBytes: number;
+  /** Files the last call ruled out by the index, unsearched (their outcome is "no match", as a search finds). */
+  filesPruned: number;
   /** `memoryBudgetMB` in bytes. */
   memoryBudgetBytes: number;
   /** Entries of the folder listings held. */

@@ -446,9 +446,10 @@ impl LineScan {
             keep_bytes: self.max_result_bytes,
         };
         let cancelled = || cancel.is_cancelled();
-        let work = |c: &Candidate| match self.reader.read(c) {
+        let work = |c: &Candidate| match self.reader.read_unless(c, &self.matcher) {
             Err(reason) => Outcome::Skipped(reason),
-            Ok(text) => match search_lines(&text, &query, &cancelled) {
+            Ok(None) => Outcome::NoMatch,
+            Ok(Some((text, _))) => match search_lines(&text, &query, &cancelled) {
                 Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
                 Ok(None) => Outcome::NoMatch,
                 Ok(Some(lines)) => Outcome::Matched(lines),

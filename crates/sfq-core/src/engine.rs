@@ -68,6 +68,25 @@ impl Reader {
             Source::Session(store) => store.cache.read(cand, self.max_bytes, self.encoding),
         }
     }
+
+    /// [`Reader::read_sized`], or `Ok(None)` when a session's index proves
+    /// the file holds no match of `matcher`'s pattern (it is then not
+    /// searched: its outcome is "no match", as a search would find).
+    pub fn read_unless(
+        &self,
+        cand: &Candidate,
+        matcher: &crate::matcher::Matcher,
+    ) -> std::result::Result<Option<(Arc<FileText>, u64)>, SkipReason> {
+        match &self.source {
+            Source::Session(store) => {
+                if let Some(code) = cand.missing_code() {
+                    return Err(SkipReason::ReadError(code));
+                }
+                store.cache.read_unless(cand, self.max_bytes, self.encoding, matcher.needles())
+            }
+            Source::Disk => self.read_sized(cand).map(Some),
+        }
+    }
 }
 
 /// What the work function made of one candidate.

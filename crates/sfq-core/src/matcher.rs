@@ -58,6 +58,8 @@ pub struct Matcher {
     caches: std::sync::Mutex<Vec<Box<Cache>>>,
     /// The backtracking engine's time per file (`regexTimeoutMs`).
     timeout: Duration,
+    /// What a session's trigram index looks for (made at its first use).
+    needles: std::sync::OnceLock<Option<crate::session::grams::Needles>>,
 }
 
 /// The work budget ran out while searching (the file is reported as
@@ -97,6 +99,7 @@ impl Matcher {
             full_unicode: f.unicode || f.unicode_sets,
             caches: std::sync::Mutex::new(Vec::new()),
             timeout: DEFAULT_REGEX_TIMEOUT,
+            needles: std::sync::OnceLock::new(),
         })
     }
 
@@ -133,6 +136,18 @@ impl Matcher {
     /// engine).
     pub fn whole_may_match(&self, text: &str) -> bool {
         self.fast.next_candidate(text, 0).is_some()
+    }
+
+    /// Literals one of which every match contains (as the fast path's
+    /// superset knows them), and the guards of texts where that may not
+    /// hold (see [`sfq_fast::FastRegex::required_literals`]).
+    pub fn required_literals(&self) -> Option<(&[Vec<u8>], sfq_fast::Guards)> {
+        Some((self.fast.required_literals()?, self.fast.forced_guards()))
+    }
+
+    /// [`Matcher::required_literals`] as a session's trigram index asks.
+    pub fn needles(&self) -> Option<&crate::session::grams::Needles> {
+        self.needles.get_or_init(|| crate::session::grams::Needles::of(self)).as_ref()
     }
 
     /// Whether a whole text must be searched by the exact engine (in UTF-16).

@@ -377,8 +377,9 @@ fn with_view<R>(
     truncated: bool,
     f: impl FnOnce(FileView<'_>) -> R,
 ) -> Outcome<R> {
-    let (text, size) = match config.reader().read_sized(cand) {
-        Ok(t) => t,
+    let (text, size) = match config.reader().read_unless(cand, &config.matcher) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Outcome::NoMatch,
         Err(reason) => return Outcome::Skipped(reason),
     };
     let mode = if config.multiline { Mode::Whole } else { Mode::Lines };

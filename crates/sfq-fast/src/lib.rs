@@ -141,6 +141,9 @@ pub struct FastRegex {
     prefilter: Option<Prefilter>,
     /// The guards of the superset: forced candidates (Lines) or "anything goes" (Whole).
     forced: Guards,
+    /// Literals one of which every superset match contains (see
+    /// [`FastRegex::required_literals`]).
+    required: Option<Vec<Vec<u8>>>,
 }
 
 /// The first window of a Lines-scope candidate search, in bytes (then doubled).
@@ -178,6 +181,7 @@ impl FastRegex {
                 guards: Guards::default(),
                 prefilter: None,
                 forced: Guards::default(),
+                required: None,
             };
         }
         let extended_word = pattern.flags.ignore_case && pattern.unicode_mode();
@@ -210,6 +214,11 @@ impl FastRegex {
             },
             Scope::Whole => Guards { astral, ..Guards::default() },
         };
+        let required = if prefilter.as_ref().is_some_and(|p| !p.is_nullable()) {
+            prefilter::required_literals(&superset.hir)
+        } else {
+            None
+        };
         FastRegex {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             scope,
@@ -217,7 +226,23 @@ impl FastRegex {
             guards,
             prefilter,
             forced,
+            required,
         }
+    }
+
+    /// Literals (each of 3 bytes or more) one of which every superset match
+    /// contains, so that a text holding none of them, and tripping none of
+    /// [`FastRegex::forced_guards`], has no JavaScript match: what an index
+    /// of a text's byte trigrams can rule out without reading the text.
+    /// `None` when no such set is known.
+    pub fn required_literals(&self) -> Option<&[Vec<u8>]> {
+        self.required.as_deref()
+    }
+
+    /// The superset's guards: a text tripping them may match where the
+    /// superset does not (its lines, Lines scope; anywhere, Whole scope).
+    pub fn forced_guards(&self) -> Guards {
+        self.forced
     }
 
     /// The scope this was built for.

@@ -144,6 +144,23 @@ impl Prefilter {
     }
 }
 
+/// Literals, each of at least 3 bytes, one of which occurs in every match of
+/// `hir`: the best finite prefix-literal set of the whole or of one part of a
+/// top-level concatenation (every match holds a match of each part, which
+/// starts with one of that part's prefix literals).
+pub(crate) fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let mut sets = vec![prefixes(hir)];
+    if let HirKind::Concat(parts) = hir.kind() {
+        sets.extend(parts.iter().map(prefixes));
+    }
+    let best = sets
+        .into_iter()
+        .filter_map(|seq| quality(&seq).filter(|q| q.min_len >= 3).map(|q| (q, seq)))
+        .max_by_key(|(q, _)| *q)?;
+    let lits = best.1.literals()?;
+    Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+}
+
 /// What to scan for before running the regex on a line, when that is clearly better than
 /// the prefix literals the regex uses by itself: the prefix literals of one part of a
 /// top-level concatenation, or non-ASCII bytes when every match starts with one.

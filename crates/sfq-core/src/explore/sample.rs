@@ -153,9 +153,10 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();
     let reader = reader(raw);
-    let work = |c: &Candidate| match reader.read(c) {
+    let work = |c: &Candidate| match reader.read_unless(c, &matcher) {
         Err(reason) => Outcome::Skipped(reason),
-        Ok(text) => match line_hits(&text, &matcher, SCAN_LIMIT, &cancelled) {
+        Ok(None) => Outcome::NoMatch,
+        Ok(Some((text, _))) => match line_hits(&text, &matcher, SCAN_LIMIT, &cancelled) {
             Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
             Ok((hits, _)) if hits.is_empty() => Outcome::NoMatch,
             Ok((hits, _)) => Outcome::Matched(file_sample(c, &text, &hits)),

@@ -84,9 +84,10 @@ pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();
     let reader = reader(raw);
-    let work = |c: &Candidate| match reader.read(c) {
+    let work = |c: &Candidate| match reader.read_unless(c, &matcher) {
         Err(reason) => Outcome::Skipped(reason),
-        Ok(text) => match count_lines(&text, &matcher, SCAN_LIMIT, &cancelled) {
+        Ok(None) => Outcome::NoMatch,
+        Ok(Some((text, _))) => match count_lines(&text, &matcher, SCAN_LIMIT, &cancelled) {
             Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
             Ok(0) => Outcome::NoMatch,
             Ok(n) => Outcome::Matched(n),

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use super::grams::{Grams, Needles};
 use super::watch::{Drained, Watcher};
 use crate::discovery::Candidate;
 use crate::search::{self, FileText, SkipReason};
@@ -121,6 +122,8 @@ struct Entry {
     trusted: bool,
     /// Its mtime or ctime was within [`RACY_WINDOW`] of its read.
     racy: bool,
+    /// The text's trigram filter (UTF-8 texts).
+    grams: Option<Arc<Grams>>,
 }
 
 /// What [`ContentCache::stats`] reports.
@@ -136,6 +139,10 @@ pub struct CacheStats {
     pub files_reused: u64,
     /// Files whose text is used without a stat.
     pub trusted: u64,
+    /// Bytes of the texts' trigram filters.
+    pub index_bytes: u64,
+    /// Files the last call ruled out by their trigram filter, unsearched.
+    pub files_pruned: u64,
 }
 
 /// A session's file texts, checked against each file's stamp at every use.
@@ -148,6 +155,7 @@ pub struct ContentCache {
     /// Counters of the current (last) call.
     read: AtomicU64,
     reused: AtomicU64,
+    pruned: AtomicU64,
     /// The session's watch, when it has one.
     watcher: Option<Arc<Watcher>>,
 }
@@ -161,6 +169,8 @@ struct Inner {
     /// Drains that read events so far: a read during which this changed
     /// may have missed an event, so its text is not trusted.
     epoch: u64,
+    /// Bytes of the trigram filters held (counted in `bytes` too).
+    index_bytes: u64,
 }
 
 impl std::fmt::Debug for ContentCache {
@@ -179,6 +189,7 @@ impl ContentCache {
             inner: Mutex::new(Inner::default()),
             read: AtomicU64::new(0),
             reused: AtomicU64::new(0),
+            pruned: AtomicU64::new(0),
             watcher,
         }
     }
@@ -197,17 +208,13 @@ impl ContentCache {
         let mut inner = self.lock();
         inner.epoch += 1;
         for path in &drained.files {
-            if let Some(old) = inner.entries.remove(path) {
-                inner.bytes -= old.bytes;
-            }
+            inner.remove(path);
         }
         if drained.overflow {
             let racy: Vec<PathBuf> =
                 inner.entries.iter().filter(|(_, e)| e.racy).map(|(k, _)| k.clone()).collect();
             for k in racy {
-                if let Some(old) = inner.entries.remove(&k) {
-                    inner.bytes -= old.bytes;
-                }
+                inner.remove(&k);
             }
             for e in inner.entries.values_mut() {
                 e.trusted = false;
@@ -233,6 +240,7 @@ impl ContentCache {
         self.lock().calls += 1;
         self.read.store(0, Ordering::Relaxed);
         self.reused.store(0, Ordering::Relaxed);
+        self.pruned.store(0, Ordering::Relaxed);
     }
 
     /// What is held, and what the last call read.
@@ -244,6 +252,8 @@ impl ContentCache {
             files_read: self.read.load(Ordering::Relaxed),
             files_reused: self.reused.load(Ordering::Relaxed),
             trusted: inner.entries.values().filter(|e| e.trusted).count() as u64,
+            index_bytes: inner.index_bytes,
+            files_pruned: self.pruned.load(Ordering::Relaxed),
         }
     }
 
@@ -252,6 +262,7 @@ impl ContentCache {
         let mut inner = self.lock();
         inner.entries = HashMap::new();
         inner.bytes = 0;
+        inner.index_bytes = 0;
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -267,6 +278,20 @@ impl ContentCache {
         max_bytes: u64,
         encoding: Encoding,
     ) -> Result<(Arc<FileText>, u64), SkipReason> {
+        self.read_unless(cand, max_bytes, encoding, None)
+            .map(|r| r.expect("no needles, nothing pruned"))
+    }
+
+    /// [`ContentCache::read`], or `Ok(None)` for a trusted text whose
+    /// trigram filter proves it holds none of `needles` (so no match of
+    /// their pattern): it is not searched.
+    pub fn read_unless(
+        &self,
+        cand: &Candidate,
+        max_bytes: u64,
+        encoding: Encoding,
+        needles: Option<&Needles>,
+    ) -> Result<Option<(Arc<FileText>, u64)>, SkipReason> {
         let cold = || {
             self.read.fetch_add(1, Ordering::Relaxed);
             search::load(&cand.abs, max_bytes, encoding, cand.regular)
@@ -283,18 +308,25 @@ impl ContentCache {
                 && e.stamp.size <= max_bytes
             {
                 e.used = calls;
+                if let (Some(n), Some(g)) = (needles, &e.grams)
+                    && !g.may_match(n)
+                {
+                    drop(inner);
+                    self.pruned.fetch_add(1, Ordering::Relaxed);
+                    return Ok(None);
+                }
                 let (text, size) = (e.text.clone(), e.stamp.size);
                 drop(inner);
                 self.reused.fetch_add(1, Ordering::Relaxed);
-                return text.map(|t| (t, size));
+                return text.map(|t| Some((t, size)));
             }
         }
         // Watched before the stat and the read: a change after them is an
         // event.
         let watched = self.watched(&cand.abs);
-        let Some(stamp) = Stamp::of(&cand.abs) else { return cold() };
+        let Some(stamp) = Stamp::of(&cand.abs) else { return cold().map(Some) };
         if stamp.size > max_bytes {
-            return cold();
+            return cold().map(Some);
         }
         {
             let mut inner = self.lock();
@@ -309,7 +341,7 @@ impl ContentCache {
                 let text = e.text.clone();
                 drop(inner);
                 self.reused.fetch_add(1, Ordering::Relaxed);
-                return text.map(|t| (t, stamp.size));
+                return text.map(|t| Some((t, stamp.size)));
             }
         }
         // Read after the stamp: a write after it changes the stamp (or
@@ -323,13 +355,13 @@ impl ContentCache {
                 if size == stamp.size {
                     self.keep(cand, stamp, encoding, Ok(text.clone()), started, watched, epoch);
                 }
-                return Ok((text, size));
+                return Ok(Some((text, size)));
             }
             Err(SkipReason::Binary) => Err(SkipReason::Binary),
             Err(other) => return Err(other),
         };
         self.keep(cand, stamp, encoding, text.clone(), started, watched, epoch);
-        text.map(|t| (t, stamp.size))
+        text.map(|t| Some((t, stamp.size)))
     }
 
     /// Keeps a text read at `started` under `stamp` (trusted when its
@@ -356,11 +388,20 @@ impl ContentCache {
         if racy && !may_trust {
             return;
         }
+        let grams = match &text {
+            Ok(t) => match &**t {
+                FileText::Utf8(s) => Some(Arc::new(Grams::of(s))),
+                FileText::Utf16 { .. } => None,
+            },
+            Err(_) => None,
+        };
+        let index_bytes = grams.as_ref().map_or(0, |g| g.bytes());
         let bytes = match &text {
             Ok(t) => text_bytes(t),
             Err(_) => 0,
         } + cand.abs.as_os_str().len() as u64
-            + 64;
+            + 64
+            + index_bytes;
         if bytes > self.budget {
             return;
         }
@@ -370,16 +411,26 @@ impl ContentCache {
             return;
         }
         let used = inner.calls;
-        if let Some(old) = inner.entries.remove(&cand.abs) {
-            inner.bytes -= old.bytes;
-        }
+        inner.remove(&cand.abs);
         if inner.bytes + bytes > self.budget {
             evict(&mut inner, self.budget.saturating_sub(bytes) / 4 * 3);
         }
         inner.bytes += bytes;
-        inner
-            .entries
-            .insert(cand.abs.clone(), Entry { stamp, encoding, text, bytes, used, trusted, racy });
+        inner.index_bytes += index_bytes;
+        inner.entries.insert(
+            cand.abs.clone(),
+            Entry { stamp, encoding, text, bytes, used, trusted, racy, grams },
+        );
+    }
+}
+
+impl Inner {
+    /// Forgets the entry of `path`.
+    fn remove(&mut self, path: &Path) {
+        if let Some(old) = self.entries.remove(path) {
+            self.bytes -= old.bytes;
+            self.index_bytes -= old.grams.as_ref().map_or(0, |g| g.bytes());
+        }
     }
 }
 
@@ -392,9 +443,7 @@ fn evict(inner: &mut Inner, target: u64) {
         if inner.bytes <= target {
             break;
         }
-        if let Some(e) = inner.entries.remove(&key) {
-            inner.bytes -= e.bytes;
-        }
+        inner.remove(&key);
     }
 }
 
@@ -457,7 +506,9 @@ mod tests {
                 content_bytes: cache.stats().content_bytes,
                 files_read: 1,
                 files_reused: 0,
-                trusted: 0
+                trusted: 0,
+                index_bytes: cache.stats().index_bytes,
+                files_pruned: 0,
             }
         );
         cache.begin_call();

@@ -13,6 +13,7 @@
 //! call walks again and every text is checked against its file's stat.
 
 pub mod cache;
+pub mod grams;
 pub mod listing;
 pub mod watch;
 
@@ -259,8 +260,11 @@ pub struct SessionStats {
     pub files_known: u64,
     /// Bytes of file contents held.
     pub content_bytes: u64,
-    /// Bytes of index held (no content index yet: 0).
+    /// Bytes of the trigram index held (counted in the budget with the
+    /// contents).
     pub index_bytes: u64,
+    /// Files the last call ruled out by the index, unsearched.
+    pub files_pruned: u64,
     /// The memory budget in bytes.
     pub memory_budget_bytes: u64,
     /// Entries of the listings held.
@@ -380,7 +384,8 @@ impl Session {
             root: self.store.cache.root().to_string_lossy().into_owned(),
             files_known: c.files,
             content_bytes: c.content_bytes,
-            index_bytes: 0,
+            index_bytes: c.index_bytes,
+            files_pruned: c.files_pruned,
             memory_budget_bytes: self.store.cache.budget(),
             listed_entries: self.store.listings.entries(),
             watching: self.store.watching(),
