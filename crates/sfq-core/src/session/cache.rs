@@ -31,10 +31,9 @@
 //! used are dropped (and read again when asked for). The cache only saves
 //! reads: the matcher searches every text, so an answer is the cold call's.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
 use super::grams::{Grams, Needles};
@@ -117,7 +116,7 @@ struct Entry {
     /// Bytes the text holds in memory.
     bytes: u64,
     /// The call that last used it (for eviction).
-    used: u64,
+    used: AtomicU64,
     /// Used without a stat (see the module's notes).
     trusted: bool,
     /// Its mtime or ctime was within [`RACY_WINDOW`] of its read.
@@ -151,7 +150,7 @@ pub struct ContentCache {
     root: PathBuf,
     /// The most bytes of text held.
     budget: u64,
-    inner: Mutex<Inner>,
+    inner: RwLock<Inner>,
     /// Counters of the current (last) call.
     read: AtomicU64,
     reused: AtomicU64,
@@ -162,7 +161,7 @@ pub struct ContentCache {
 
 #[derive(Default)]
 struct Inner {
-    entries: HashMap<PathBuf, Entry>,
+    entries: rustc_hash::FxHashMap<PathBuf, Entry>,
     bytes: u64,
     /// Calls begun so far (the clock of `Entry::used`).
     calls: u64,
@@ -186,7 +185,7 @@ impl ContentCache {
         ContentCache {
             root,
             budget,
-            inner: Mutex::new(Inner::default()),
+            inner: RwLock::new(Inner::default()),
             read: AtomicU64::new(0),
             reused: AtomicU64::new(0),
             pruned: AtomicU64::new(0),
@@ -260,13 +259,17 @@ impl ContentCache {
     /// Drops every text.
     pub fn clear(&self) {
         let mut inner = self.lock();
-        inner.entries = HashMap::new();
+        inner.entries = rustc_hash::FxHashMap::default();
         inner.bytes = 0;
         inner.index_bytes = 0;
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::RwLockWriteGuard<'_, Inner> {
+        self.inner.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn read_lock(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.inner.read().unwrap_or_else(|e| e.into_inner())
     }
 
     /// `cand`'s text as [`search::load`] reads it with this cap and
@@ -299,15 +302,15 @@ impl ContentCache {
         };
         let epoch;
         {
-            let mut inner = self.lock();
+            let inner = self.read_lock();
             epoch = inner.epoch;
             let calls = inner.calls;
-            if let Some(e) = inner.entries.get_mut(&cand.abs)
+            if let Some(e) = inner.entries.get(&cand.abs)
                 && e.trusted
                 && e.encoding == encoding
                 && e.stamp.size <= max_bytes
             {
-                e.used = calls;
+                e.used.store(calls, Ordering::Relaxed);
                 if let (Some(n), Some(g)) = (needles, &e.grams)
                     && !g.may_match(n)
                 {
@@ -336,7 +339,7 @@ impl ContentCache {
                 && e.stamp == stamp
                 && e.encoding == encoding
             {
-                e.used = calls;
+                e.used.store(calls, Ordering::Relaxed);
                 e.trusted |= watched && same_epoch && stamp.nlink == 1;
                 let text = e.text.clone();
                 drop(inner);
@@ -419,7 +422,16 @@ impl ContentCache {
         inner.index_bytes += index_bytes;
         inner.entries.insert(
             cand.abs.clone(),
-            Entry { stamp, encoding, text, bytes, used, trusted, racy, grams },
+            Entry {
+                stamp,
+                encoding,
+                text,
+                bytes,
+                used: AtomicU64::new(used),
+                trusted,
+                racy,
+                grams,
+            },
         );
     }
 }
@@ -437,7 +449,7 @@ impl Inner {
 /// Drops the least recently used entries until at most `target` bytes are held.
 fn evict(inner: &mut Inner, target: u64) {
     let mut by_age: Vec<(u64, PathBuf)> =
-        inner.entries.iter().map(|(k, e)| (e.used, k.clone())).collect();
+        inner.entries.iter().map(|(k, e)| (e.used.load(Ordering::Relaxed), k.clone())).collect();
     by_age.sort_unstable();
     for (_, key) in by_age {
         if inner.bytes <= target {

@@ -3,7 +3,9 @@
 //! filtered for each call as that call's own walk would have listed.
 //!
 //! The kept walk lists everything (directories too, hidden entries, no
-//! pruned name, no filter, each file's size and time). A call's profile is
+//! pruned name, no filter); a file's size and time are `lstat`ed when a
+//! call first asks for them and kept until an event names the file. A
+//! call's profile is
 //! applied after, as the walk applies it (see sfq-walk's walker): an entry
 //! with a hidden component (when hidden entries are not listed) or a pruned
 //! name among its directories (its own name too, for a directory) is left
@@ -45,9 +47,9 @@ struct State {
     /// Drains that read events so far.
     epoch: u64,
     kept: Vec<Kept>,
-    /// Sizes and times of files changed in place since the listings were
-    /// walked: `(epoch of the drain, lstat then)`.
-    overlay: HashMap<PathBuf, (u64, Meta)>,
+    /// Sizes and times `lstat`ed for calls, kept until an event names the
+    /// file.
+    metas: HashMap<PathBuf, Meta>,
 }
 
 #[derive(Debug)]
@@ -55,7 +57,6 @@ struct Kept {
     root: PathBuf,
     fingerprint: Vec<u8>,
     seq: u64,
-    epoch: u64,
     /// `None`: this walk cannot be filtered for a call (see the module's
     /// notes); calls walk the tree.
     entries: Option<Arc<Vec<Entry>>>,
@@ -63,8 +64,8 @@ struct Kept {
 
 /// A kept listing found for a call.
 pub enum Found {
-    /// The whole listing, and the epoch it was walked at.
-    Entries(Arc<Vec<Entry>>, u64),
+    /// The whole listing.
+    Entries(Arc<Vec<Entry>>),
     /// The folder's whole listing is not filterable: walk.
     Walk,
 }
@@ -86,13 +87,11 @@ impl Listings {
         if drained.structural || drained.overflow {
             st.seq += 1;
             st.kept.clear();
-            st.overlay.clear();
+            st.metas.clear();
             return;
         }
-        let epoch = st.epoch;
         for path in &drained.files {
-            let meta = std::fs::symlink_metadata(path).ok().map(|m| (m.len(), m.modified().ok()));
-            st.overlay.insert(path.clone(), (epoch, meta));
+            st.metas.remove(path);
         }
     }
 
@@ -107,7 +106,7 @@ impl Listings {
     pub fn clear(&self) {
         let mut st = self.lock();
         st.kept.clear();
-        st.overlay.clear();
+        st.metas.clear();
     }
 
     /// The kept listing of `root`, if it was walked with this fingerprint
@@ -119,7 +118,7 @@ impl Listings {
             .iter()
             .find(|k| k.root == root && k.seq == st.seq && k.fingerprint == fingerprint)?;
         Some(match &k.entries {
-            Some(e) => Found::Entries(e.clone(), k.epoch),
+            Some(e) => Found::Entries(e.clone()),
             None => Found::Walk,
         })
     }
@@ -141,13 +140,7 @@ impl Listings {
         if st.kept.len() >= KEPT {
             st.kept.remove(0);
         }
-        st.kept.push(Kept {
-            root: root.to_path_buf(),
-            fingerprint,
-            seq: clock.0,
-            epoch: clock.1,
-            entries,
-        });
+        st.kept.push(Kept { root: root.to_path_buf(), fingerprint, seq: clock.0, entries });
     }
 
     /// Entries held, over every kept listing.
@@ -156,36 +149,75 @@ impl Listings {
     }
 
     /// `whole` as `profile`'s own walk lists it (see the module's notes),
-    /// sizes and times as they are now when the profile asks for them.
-    pub fn filter(
-        &self,
-        whole: &[Entry],
-        walked_at: u64,
-        profile: &DiscoveryProfile,
-    ) -> Vec<Entry> {
-        let overlay: HashMap<PathBuf, Meta> = if profile.metadata {
-            let st = self.lock();
-            st.overlay
-                .iter()
-                .filter(|(_, (epoch, _))| *epoch > walked_at)
-                .map(|(k, (_, m))| (k.clone(), *m))
-                .collect()
+    /// on the profile's threads, with sizes and times (as they are now)
+    /// when the profile asks for them.
+    pub fn filter(&self, whole: &[Entry], profile: &DiscoveryProfile) -> Vec<Entry> {
+        let parts = profile.threads.clamp(1, 8).min(whole.len() / 4096 + 1);
+        let mut out = if parts <= 1 {
+            filter(whole, profile)
         } else {
-            HashMap::new()
+            let size = whole.len().div_ceil(parts);
+            std::thread::scope(|s| {
+                let handles: Vec<_> =
+                    whole.chunks(size).map(|c| s.spawn(move || filter(c, profile))).collect();
+                let mut out = Vec::new();
+                for h in handles {
+                    out.extend(h.join().unwrap_or_default());
+                }
+                out
+            })
         };
-        filter(whole, profile, &overlay)
+        if profile.metadata {
+            self.fill_metas(&mut out);
+        }
+        out
+    }
+
+    /// Sets the size and time of each file of `entries`: kept ones, else
+    /// `lstat`ed now (and kept unless a drain read events meanwhile).
+    fn fill_metas(&self, entries: &mut [Entry]) {
+        let (epoch, mut missing) = {
+            let st = self.lock();
+            let mut missing = Vec::new();
+            for (i, e) in entries.iter_mut().enumerate() {
+                if e.kind != EntryKind::File || e.missing.is_some() {
+                    continue;
+                }
+                match st.metas.get(&e.abs_path) {
+                    Some(m) => set(e, *m),
+                    None => missing.push(i),
+                }
+            }
+            (st.epoch, missing)
+        };
+        let mut found = Vec::with_capacity(missing.len());
+        for i in missing.drain(..) {
+            let e = &mut entries[i];
+            let m =
+                std::fs::symlink_metadata(&e.abs_path).ok().map(|m| (m.len(), m.modified().ok()));
+            set(e, m);
+            found.push((e.abs_path.clone(), m));
+        }
+        let mut st = self.lock();
+        if st.epoch == epoch {
+            st.metas.extend(found);
+        }
     }
 }
 
-/// See [`Listings::filter`].
-fn filter(
-    whole: &[Entry],
-    profile: &DiscoveryProfile,
-    overlay: &HashMap<PathBuf, Meta>,
-) -> Vec<Entry> {
+fn set(e: &mut Entry, m: Meta) {
+    if let Some((size, modified)) = m {
+        e.size = Some(size);
+        e.modified = modified;
+    }
+}
+
+/// See [`Listings::filter`] (one part of the listing, without sizes).
+fn filter(whole: &[Entry], profile: &DiscoveryProfile) -> Vec<Entry> {
     let prune: HashSet<&str> = profile.prune_names.iter().map(String::as_str).collect();
-    // Directories the filter skipped (their subdirectories are never reached).
-    let mut skipped: HashSet<&str> = HashSet::new();
+    // Directories the filter skipped or kept (a subdirectory of a skipped
+    // one is never reached).
+    let mut skipped: HashMap<&str, bool> = HashMap::new();
     let mut out = Vec::new();
     for e in whole {
         let is_dir = e.kind == EntryKind::Dir;
@@ -206,27 +238,39 @@ fn filter(
         }
         if let Some(f) = &profile.filter {
             if is_dir {
-                let parent = e.path.rsplit_once('/').map(|(p, _)| p);
-                if parent.is_some_and(|p| skipped.contains(p)) || f.skip_dir(&e.path) {
-                    skipped.insert(&e.path);
+                if dir_skipped(&e.path, &**f, &mut skipped) {
                     continue;
                 }
-            } else if !f.keep_file(&e.path) {
+            } else if e
+                .path
+                .rsplit_once('/')
+                .is_some_and(|(parent, _)| dir_skipped(parent, &**f, &mut skipped))
+                || !f.keep_file(&e.path)
+            {
+                // (Under a skipped directory no file is kept: the
+                // filter's contract, which the walk relies on too.)
                 continue;
             }
         }
         let mut entry = e.clone();
-        if !profile.metadata {
-            entry.size = None;
-            entry.modified = None;
-        } else if let Some(Some((size, modified))) = overlay.get(&entry.abs_path)
-            && entry.kind == EntryKind::File
-            && entry.missing.is_none()
-        {
-            entry.size = Some(*size);
-            entry.modified = *modified;
-        }
+        entry.size = None;
+        entry.modified = None;
         out.push(entry);
     }
     out
+}
+
+/// Whether the filter skips the directory at `path` or one above it.
+fn dir_skipped<'p>(
+    path: &'p str,
+    f: &dyn sfq_walk::discovery::PathFilter,
+    memo: &mut HashMap<&'p str, bool>,
+) -> bool {
+    if let Some(&known) = memo.get(path) {
+        return known;
+    }
+    let above = path.rsplit_once('/').is_some_and(|(parent, _)| dir_skipped(parent, f, memo));
+    let skipped = above || f.skip_dir(path);
+    memo.insert(path, skipped);
+    skipped
 }

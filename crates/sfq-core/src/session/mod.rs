@@ -161,9 +161,9 @@ impl Store {
         };
         let deferred = || report_dropped.then(|| Box::new((root.to_path_buf(), profile.on_disk())));
         match self.listings.find(root, &fingerprint) {
-            Some(Found::Entries(whole, epoch)) if watcher.healthy() => {
+            Some(Found::Entries(whole)) if watcher.healthy() => {
                 self.note(Freshness::WatcherDrain);
-                let mut listed = Listed::of(self.listings.filter(&whole, epoch, profile));
+                let mut listed = Listed::of(self.listings.filter(&whole, profile));
                 listed.deferred = deferred();
                 return Ok(listed);
             }
@@ -186,7 +186,7 @@ impl Store {
             dirs: true,
             hidden: true,
             ignore_files: true,
-            metadata: true,
+            metadata: false,
             abs_paths: true,
             threads: profile.threads,
             recurse_submodules: false,
@@ -203,7 +203,7 @@ impl Store {
         }
         let whole = Arc::new(whole.items);
         self.listings.keep(root, fingerprint, clock, Some(whole.clone()));
-        let mut listed = Listed::of(self.listings.filter(&whole, clock.1, profile));
+        let mut listed = Listed::of(self.listings.filter(&whole, profile));
         listed.deferred = deferred();
         Ok(listed)
     }
