@@ -40,6 +40,7 @@ const OTHERS: Record<string, string> = {
   '--variants': 'bench/monorepo.mjs',
   '--keep': 'bench/monorepo.mjs',
   '--steps': 'scripts/session-diff.mjs',
+  '--mode': 'scripts/session-diff.mjs',
   '--targets': 'scripts/build-all.mjs',
   '--target': 'napi build',
   '--omit': 'npm install',
