@@ -161,7 +161,9 @@ pub struct ContentCache {
 
 #[derive(Default)]
 struct Inner {
-    entries: rustc_hash::FxHashMap<PathBuf, Entry>,
+    /// By the bytes of the absolute path (`Path`'s own hash and equality
+    /// walk its components: several times slower, on every file of a call).
+    entries: rustc_hash::FxHashMap<Box<[u8]>, Entry>,
     bytes: u64,
     /// Calls begun so far (the clock of `Entry::used`).
     calls: u64,
@@ -210,10 +212,10 @@ impl ContentCache {
             inner.remove(path);
         }
         if drained.overflow {
-            let racy: Vec<PathBuf> =
+            let racy: Vec<Box<[u8]>> =
                 inner.entries.iter().filter(|(_, e)| e.racy).map(|(k, _)| k.clone()).collect();
             for k in racy {
-                inner.remove(&k);
+                inner.remove_key(&k);
             }
             for e in inner.entries.values_mut() {
                 e.trusted = false;
@@ -305,7 +307,7 @@ impl ContentCache {
             let inner = self.read_lock();
             epoch = inner.epoch;
             let calls = inner.calls;
-            if let Some(e) = inner.entries.get(&cand.abs)
+            if let Some(e) = inner.entries.get(key(&cand.abs))
                 && e.trusted
                 && e.encoding == encoding
                 && e.stamp.size <= max_bytes
@@ -335,7 +337,7 @@ impl ContentCache {
             let mut inner = self.lock();
             let calls = inner.calls;
             let same_epoch = inner.epoch == epoch;
-            if let Some(e) = inner.entries.get_mut(&cand.abs)
+            if let Some(e) = inner.entries.get_mut(key(&cand.abs))
                 && e.stamp == stamp
                 && e.encoding == encoding
             {
@@ -421,7 +423,7 @@ impl ContentCache {
         inner.bytes += bytes;
         inner.index_bytes += index_bytes;
         inner.entries.insert(
-            cand.abs.clone(),
+            key(&cand.abs).into(),
             Entry {
                 stamp,
                 encoding,
@@ -436,10 +438,19 @@ impl ContentCache {
     }
 }
 
+/// The key of `path` in [`Inner::entries`].
+fn key(path: &Path) -> &[u8] {
+    path.as_os_str().as_encoded_bytes()
+}
+
 impl Inner {
     /// Forgets the entry of `path`.
     fn remove(&mut self, path: &Path) {
-        if let Some(old) = self.entries.remove(path) {
+        self.remove_key(key(path));
+    }
+
+    fn remove_key(&mut self, key: &[u8]) {
+        if let Some(old) = self.entries.remove(key) {
             self.bytes -= old.bytes;
             self.index_bytes -= old.grams.as_ref().map_or(0, |g| g.bytes());
         }
@@ -448,14 +459,14 @@ impl Inner {
 
 /// Drops the least recently used entries until at most `target` bytes are held.
 fn evict(inner: &mut Inner, target: u64) {
-    let mut by_age: Vec<(u64, PathBuf)> =
+    let mut by_age: Vec<(u64, Box<[u8]>)> =
         inner.entries.iter().map(|(k, e)| (e.used.load(Ordering::Relaxed), k.clone())).collect();
     by_age.sort_unstable();
     for (_, key) in by_age {
         if inner.bytes <= target {
             break;
         }
-        inner.remove(&key);
+        inner.remove_key(&key);
     }
 }
 
