@@ -481,7 +481,18 @@ impl LineScan {
             }
             Base::Dir { abs, prefix } => {
                 let mut listed = self.list(abs, prefix, cancel, true)?;
-                engine::run_over(&listed.items, self.threads, cancel, work, &mut collector)?;
+                // Files a session's index rules out are "no match" unsearched.
+                let pruned = self.reader.pruned(&listed.items, &self.matcher);
+                engine::run_masked(
+                    &listed.items,
+                    pruned.as_deref(),
+                    self.threads,
+                    crate::scan::Batching::whole(crate::scan::CHUNK),
+                    cancel,
+                    work,
+                    |_| 0,
+                    &mut collector,
+                )?;
                 for u in std::mem::take(&mut listed.unreadable) {
                     collector.unreadable(u);
                 }

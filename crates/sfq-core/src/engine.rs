@@ -69,6 +69,22 @@ impl Reader {
         }
     }
 
+    /// For each candidate, whether a session's index proves it holds no
+    /// match of `matcher`'s pattern (see [`Reader::read_unless`]); `None`
+    /// when reading from disk or the pattern gives the index nothing.
+    pub fn pruned(
+        &self,
+        candidates: &[Candidate],
+        matcher: &crate::matcher::Matcher,
+    ) -> Option<Vec<bool>> {
+        match &self.source {
+            Source::Session(store) => {
+                store.cache.pruned(candidates, self.max_bytes, self.encoding, matcher.needles()?)
+            }
+            Source::Disk => None,
+        }
+    }
+
     /// [`Reader::read_sized`], or `Ok(None)` when a session's index proves
     /// the file holds no match of `matcher`'s pattern (it is then not
     /// searched: its outcome is "no match", as a search would find).
@@ -168,27 +184,84 @@ where
     W: Fn(&Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
+    run_masked(candidates, None, threads, batching, cancel, work, weigh, collector)
+}
+
+/// [`run_over_in`], the candidates `pruned` marks (a session's index
+/// proved they hold no match) given to the collector as "no match" in their
+/// place in path order, without going through the workers.
+#[allow(clippy::too_many_arguments)]
+pub fn run_masked<F, W, C>(
+    candidates: &[Candidate],
+    pruned: Option<&[bool]>,
+    threads: usize,
+    batching: crate::scan::Batching,
+    cancel: &Cancel,
+    work: W,
+    weigh: impl Fn(&F) -> usize + Sync,
+    collector: &mut C,
+) -> Result<()>
+where
+    F: Send,
+    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    C: Collector<F>,
+{
     let progress = cancel.progress();
     progress.files_total.fetch_add(candidates.len() as u64, Ordering::Relaxed);
+    let pruned = pruned.filter(|p| p.len() == candidates.len() && p.iter().any(|&x| x));
+    let searched: Vec<usize> = match pruned {
+        Some(p) => (0..candidates.len()).filter(|&i| !p[i]).collect(),
+        None => (0..candidates.len()).collect(),
+    };
+    // The next candidate the collector has not seen, and whether it stopped.
+    let mut next = 0usize;
+    let mut stopped = false;
+    // Gives the pruned candidates before `upto` to the collector.
+    let pass = |upto: usize, next: &mut usize, collector: &mut C| -> Result<Flow> {
+        while *next < upto {
+            let cand = &candidates[*next];
+            *next += 1;
+            cancel.check()?;
+            let flow = collector.collect(cand, Outcome::NoMatch)?;
+            progress.files_done.fetch_add(1, Ordering::Relaxed);
+            if flow == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    };
     crate::scan::ordered_in(
-        candidates,
+        &searched,
         threads,
         batching,
         cancel,
-        |c| {
+        |&i| {
             crate::failpoint::hit("scan-file");
             // Never consumed when cancelled: the merge checks first.
-            let outcome = if cancel.is_cancelled() { Outcome::NoMatch } else { work(c) };
-            (c, outcome)
+            let outcome =
+                if cancel.is_cancelled() { Outcome::NoMatch } else { work(&candidates[i]) };
+            (i, outcome)
         },
         |(_, outcome)| if let Outcome::Matched(f) = outcome { weigh(f) } else { 0 },
-        |(cand, outcome)| {
+        |(i, outcome)| {
+            if pass(i, &mut next, collector)? == Flow::Stop {
+                stopped = true;
+                return Ok(Flow::Stop);
+            }
+            next = i + 1;
             cancel.check()?;
-            let flow = collector.collect(cand, outcome);
+            let flow = collector.collect(&candidates[i], outcome);
             progress.files_done.fetch_add(1, Ordering::Relaxed);
             progress.matches.store(collector.matches(), Ordering::Relaxed);
+            if matches!(flow, Ok(Flow::Stop)) {
+                stopped = true;
+            }
             flow
         },
     )?;
+    if !stopped {
+        pass(candidates.len(), &mut next, collector)?;
+        progress.matches.store(collector.matches(), Ordering::Relaxed);
+    }
     cancel.check()
 }

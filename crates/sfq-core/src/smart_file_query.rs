@@ -670,8 +670,11 @@ fn scan_files<F: Send>(
         outcome
     };
     let weigh = |f: &Found<F>| f.count;
-    engine::run_over_in(
+    // Files a session's index rules out are "no match" unsearched.
+    let pruned = config.reader().pruned(&candidates, &config.matcher);
+    engine::run_masked(
         &candidates,
+        pruned.as_deref(),
         config.threads,
         batching,
         cancel,

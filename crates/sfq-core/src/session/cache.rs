@@ -287,6 +287,40 @@ impl ContentCache {
             .map(|r| r.expect("no needles, nothing pruned"))
     }
 
+    /// For each candidate, whether it is a trusted text of this encoding,
+    /// within `max_bytes`, whose trigram filter proves it holds none of
+    /// `needles` (counted as pruned).
+    pub fn pruned(
+        &self,
+        candidates: &[Candidate],
+        max_bytes: u64,
+        encoding: Encoding,
+        needles: &Needles,
+    ) -> Option<Vec<bool>> {
+        let inner = self.read_lock();
+        let calls = inner.calls;
+        let mut count = 0;
+        let mask = candidates
+            .iter()
+            .map(|c| {
+                let Some(e) = inner.entries.get(key(&c.abs)) else { return false };
+                let out = c.missing.is_none()
+                    && e.trusted
+                    && e.encoding == encoding
+                    && e.stamp.size <= max_bytes
+                    && e.grams.as_ref().is_some_and(|g| !g.may_match(needles));
+                if out {
+                    e.used.store(calls, Ordering::Relaxed);
+                    count += 1;
+                }
+                out
+            })
+            .collect();
+        drop(inner);
+        self.pruned.fetch_add(count, Ordering::Relaxed);
+        Some(mask)
+    }
+
     /// [`ContentCache::read`], or `Ok(None)` for a trusted text whose
     /// trigram filter proves it holds none of `needles` (so no match of
     /// their pattern): it is not searched.
