@@ -16,7 +16,7 @@
 //! listing had unreadable entries or a sparse checkout's left-out paths are
 //! not served from here: they walk the tree.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -214,26 +214,20 @@ fn set(e: &mut Entry, m: Meta) {
 
 /// See [`Listings::filter`] (one part of the listing, without sizes).
 fn filter(whole: &[Entry], profile: &DiscoveryProfile) -> Vec<Entry> {
-    let prune: HashSet<&str> = profile.prune_names.iter().map(String::as_str).collect();
+    let prune: rustc_hash::FxHashSet<&str> =
+        profile.prune_names.iter().map(String::as_str).collect();
     // Directories the filter skipped or kept (a subdirectory of a skipped
     // one is never reached).
-    let mut skipped: HashMap<&str, bool> = HashMap::new();
+    let mut skipped: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
     let mut out = Vec::new();
     for e in whole {
         let is_dir = e.kind == EntryKind::Dir;
         if is_dir && !profile.dirs {
             continue;
         }
-        let mut comps = e.path.split('/').peekable();
-        let mut dropped = false;
-        while let Some(c) = comps.next() {
-            let last = comps.peek().is_none();
-            if (!profile.hidden && c.starts_with('.')) || ((!last || is_dir) && prune.contains(c)) {
-                dropped = true;
-                break;
-            }
-        }
-        if dropped {
+        if (!profile.hidden || !prune.is_empty())
+            && dropped_by_components(&e.path, is_dir, profile.hidden, &prune)
+        {
             continue;
         }
         if let Some(f) = &profile.filter {
@@ -260,11 +254,35 @@ fn filter(whole: &[Entry], profile: &DiscoveryProfile) -> Vec<Entry> {
     out
 }
 
+/// Whether a component of `path` is hidden (when hidden entries are not
+/// listed) or a pruned name (a folder's: any but a file's last).
+fn dropped_by_components(
+    path: &str,
+    is_dir: bool,
+    hidden: bool,
+    prune: &rustc_hash::FxHashSet<&str>,
+) -> bool {
+    let mut rest = path;
+    loop {
+        let (c, more) = match memchr::memchr(b'/', rest.as_bytes()) {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest, None),
+        };
+        if (!hidden && c.starts_with('.')) || ((more.is_some() || is_dir) && prune.contains(c)) {
+            return true;
+        }
+        match more {
+            Some(m) => rest = m,
+            None => return false,
+        }
+    }
+}
+
 /// Whether the filter skips the directory at `path` or one above it.
 fn dir_skipped<'p>(
     path: &'p str,
     f: &dyn sfq_walk::discovery::PathFilter,
-    memo: &mut HashMap<&'p str, bool>,
+    memo: &mut rustc_hash::FxHashMap<&'p str, bool>,
 ) -> bool {
     if let Some(&known) = memo.get(path) {
         return known;
