@@ -481,16 +481,13 @@ impl LineScan {
             }
             Base::Dir { abs, prefix } => {
                 let mut listed = self.list(abs, prefix, cancel, true)?;
-                // Files a session's index rules out are "no match" unsearched.
-                let pruned = self.reader.pruned(&listed.items, &self.matcher);
-                engine::run_masked(
+                engine::run_searching(
                     &listed.items,
-                    pruned.as_deref(),
+                    &self.reader,
+                    &self.matcher,
                     self.threads,
-                    crate::scan::Batching::whole(crate::scan::CHUNK),
                     cancel,
                     work,
-                    |_| 0,
                     &mut collector,
                 )?;
                 for u in std::mem::take(&mut listed.unreadable) {

@@ -187,6 +187,28 @@ where
     run_masked(candidates, None, threads, batching, cancel, work, weigh, collector)
 }
 
+/// [`run_over`] for a search with `matcher` through `reader`: the
+/// candidates a session's index rules out are "no match" unsearched (see
+/// [`run_masked`]).
+pub fn run_searching<F, W, C>(
+    candidates: &[Candidate],
+    reader: &Reader,
+    matcher: &crate::matcher::Matcher,
+    threads: usize,
+    cancel: &Cancel,
+    work: W,
+    collector: &mut C,
+) -> Result<()>
+where
+    F: Send,
+    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    C: Collector<F>,
+{
+    let pruned = reader.pruned(candidates, matcher);
+    let whole = crate::scan::Batching::whole(crate::scan::CHUNK);
+    run_masked(candidates, pruned.as_deref(), threads, whole, cancel, work, |_| 0, collector)
+}
+
 /// [`run_over_in`], the candidates `pruned` marks (a session's index
 /// proved they hold no match) given to the collector as "no match" in their
 /// place in path order, without going through the workers.

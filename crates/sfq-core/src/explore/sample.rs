@@ -163,18 +163,7 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
         },
     };
     let mut s = Merged::new(unreadable, |f: &FileSample| f.matches);
-    let pruned = reader.pruned(&candidates, &matcher);
-    let batching = crate::scan::Batching::whole(crate::scan::CHUNK);
-    engine::run_masked(
-        &candidates,
-        pruned.as_deref(),
-        scope.threads,
-        batching,
-        cancel,
-        work,
-        |_| 0,
-        &mut s,
-    )?;
+    engine::run_searching(&candidates, &reader, &matcher, scope.threads, cancel, work, &mut s)?;
 
     let files = s.files.len() as u64;
     let total_clusters: u64 = s.files.iter().map(|(_, f)| f.clusters as u64).sum();

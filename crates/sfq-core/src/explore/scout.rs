@@ -94,18 +94,7 @@ pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
         },
     };
     let mut d = Merged::new(unreadable, |n: &u64| *n);
-    let pruned = reader.pruned(&candidates, &matcher);
-    let batching = crate::scan::Batching::whole(crate::scan::CHUNK);
-    engine::run_masked(
-        &candidates,
-        pruned.as_deref(),
-        scope.threads,
-        batching,
-        cancel,
-        work,
-        |_| 0,
-        &mut d,
-    )?;
+    engine::run_searching(&candidates, &reader, &matcher, scope.threads, cancel, work, &mut d)?;
 
     let mut dirs: HashMap<&str, u64> = HashMap::new();
     for (path, n) in &d.files {
