@@ -234,7 +234,8 @@ fn compare(
         *total += 1;
         match (Glob::new(pat, o), want.as_bytes().first()) {
             (Err(GlobError::Unsupported { reason, .. }), Some(b'B')) => {
-                // Documented deviation: backreferences/lookbehind.
+                // Documented deviation (the glob module's docs): groups
+                // nested too deeply, a repeated group led by a lookbehind.
                 *unsupported += 1;
                 if *unsupported <= 5 {
                     eprintln!("unsupported (deviation): {pat:?}: {reason}");

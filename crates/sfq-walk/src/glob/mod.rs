@@ -7,25 +7,30 @@
 //! part at the start of a token is literal text without its quotes
 //! (`"src"/*.js` matches `src/a.js`), an invalid result matches nothing but
 //! the pattern text itself…) and the resulting JavaScript
-//! regular expression runs on a small memoizing engine over UTF-16 code
-//! units, so lookaheads behave exactly as in V8.
+//! regular expression runs on the workspace's JavaScript engine
+//! (`sfq-regex`, V8's semantics over UTF-16 code units), so lookaheads,
+//! lookbehinds and backreferences behave exactly as in Node.
 //!
 //! Paths are root-relative with `/` separators; `\` in a path is normalised
 //! to `/` before matching.
 //!
-//! Speed: the expression with its lookaheads removed (a superset) is compiled
-//! to the `regex` crate and rejects most paths first; when there was no
-//! lookahead it is exact. `*`, `**`, `**/*`, `*.ext` and `**/*.ext` have
-//! direct matchers. Otherwise the memoizing engine decides.
+//! Speed: `*`, `**`, `**/*`, `*.ext` and `**/*.ext` have direct matchers;
+//! a simple pattern's longest literal piece rejects most paths first
+//! (`node_modules` for `**/node_modules/**`). Then the expression's
+//! translation to `regex-automata` (`sfq-fast`: a superset without the
+//! lookarounds, exact when there were none) rejects most paths, and the
+//! engine decides the rest, on the path as UTF-16 in a buffer reused from
+//! path to path.
 //!
 //! Deviations (compile errors, [`GlobError::Unsupported`], where picomatch
-//! would build a working regex): a backreference (`\1` after a group) or a
-//! lookbehind written inside the pattern, groups nested more than 200 deep, an
-//! expression over 100,000 instructions. A POSIX class named like an
+//! would build a working regex): groups nested more than 500 deep (the
+//! engine's limit; V8's is about 10,000), and a repeated group that starts
+//! with a lookbehind (`*((?<=a)b)`), where V8 11.3 matches differently from
+//! the specification the engine follows. A POSIX class named like an
 //! `Object.prototype` member (`[[:constructor:]]`) is treated as unknown.
 
 mod filter;
-mod jsregex;
+mod js;
 mod picomatch;
 mod shape;
 
@@ -57,8 +62,9 @@ pub enum GlobError {
         /// Its length in UTF-16 code units.
         len: usize,
     },
-    /// picomatch would build a regular expression with a feature this
-    /// engine does not implement (a backreference such as `\1`, lookbehind).
+    /// picomatch would build a regular expression that the engine cannot
+    /// run as V8 does (groups nested too deeply, a repeated group starting
+    /// with a lookbehind).
     Unsupported {
         /// The pattern.
         pattern: String,
@@ -102,7 +108,8 @@ pub enum Coverage {
 #[derive(Debug, Clone)]
 pub struct Glob {
     pattern: String,
-    regex: Option<jsregex::Regex>,
+    /// `None` when V8 rejects the source (picomatch then uses `/$^/`).
+    regex: Option<js::Regex>,
     opts: GlobOptions,
     negated: bool,
     tail_globstar: bool,
@@ -172,11 +179,11 @@ impl Glob {
             s.extend(to16(").*$"));
             source = s;
         }
-        let regex = match jsregex::Regex::new(&source) {
-            Ok(r) => Some(r),
+        let regex = match js::compile(&source) {
+            js::Compiled::Regex(r) => Some(r),
             // picomatch.toRegex returns /$^/ for an invalid source.
-            Err(jsregex::RegexError::Invalid(_)) => None,
-            Err(jsregex::RegexError::Unsupported(reason)) => {
+            js::Compiled::Invalid => None,
+            js::Compiled::Unsupported(reason) => {
                 return Err(GlobError::Unsupported { pattern: pattern.to_string(), reason });
             }
         };
@@ -188,7 +195,7 @@ impl Glob {
         // unbalanced brace can route a match around the globstar: no tail
         // argument for those.
         let tail_globstar = parsed.tail_globstar
-            && !jsregex::has_top_level_alternation(&parsed.output)
+            && !js::has_top_level_alternation(&parsed.output)
             && !pattern.contains(['(', ')'])
             && pattern.matches('{').count() == pattern.matches('}').count();
         let hidden_safe = !opts.dot && !opts.basename && !parsed.negated && is_hidden_safe(pattern);
@@ -222,7 +229,7 @@ impl Glob {
         {
             return false;
         }
-        re.is_match_str(subject)
+        re.test(subject)
     }
 
     /// Whether `path` matches (picomatch's `isMatch`).

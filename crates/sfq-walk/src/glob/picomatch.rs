@@ -4,7 +4,7 @@
 //! Only the options this crate exposes are ported (`dot`); every other
 //! picomatch option keeps its default.
 
-use super::jsregex;
+use super::js;
 use super::shape::Shape;
 
 type U = Vec<u16>;
@@ -238,7 +238,7 @@ fn expand_range(mut args: Vec<U>) -> U {
         value.extend_from_slice(a);
     }
     value.push(b']' as u16);
-    if jsregex::is_valid(&value) {
+    if js::is_valid(&value) {
         return value;
     }
     let mut out = Vec::new();
