@@ -987,7 +987,14 @@ export declare function showSync(options: Omit<ShowOptions, 'signal'>): ShowResu
 export interface SessionOptions {
   /** The tree the session answers for; its calls' paths resolve against it. Default `process.cwd()`. */
   cwd?: string;
-  /** The most file contents the session holds, in MiB (1–1048576). Past it the least recently used are dropped and read again when needed. Default 1024. */
+  /**
+   * The most memory the session holds, in MiB (1–1048576): file contents,
+   * their index, folder listings (at most half), sizes and times, watched
+   * folders (see {@link SessionStats.memoryBytes}). Past it, contents are
+   * dropped first (their index entries stay, so files are still ruled out
+   * unread), then index entries of files no call used in the last two calls.
+   * Default 1024.
+   */
   memoryBudgetMB?: number;
   /** Worker threads of its calls that do not say (1–256). Output is the same for any value. */
   threads?: number;
@@ -1006,9 +1013,13 @@ export interface SessionOptions {
 export interface SessionStats {
   /** The session's root (absolute). */
   root: string;
-  /** Files whose contents the session holds. */
+  /**
+   * Files the session knows the contents of: their text, or past the memory
+   * budget their index entry alone (such a file is still ruled out unread by
+   * a pattern it cannot match, and read again when it may match).
+   */
   filesKnown: number;
-  /** Bytes of file contents held. */
+  /** Bytes of file contents (texts) held. */
   contentBytes: number;
   /**
    * Bytes of the content index held: each text's byte trigrams (one bit per
@@ -1019,6 +1030,13 @@ export interface SessionStats {
   indexBytes: number;
   /** Files the last call ruled out by the index, unsearched (their outcome is "no match", as a search finds). */
   filesPruned: number;
+  /**
+   * Bytes the session holds in all, kept within `memoryBudgetBytes`: texts,
+   * the index, the folder listings, sizes and times, the watched folders.
+   * Past the budget, texts are dropped before index entries, and a listing
+   * too large for half the budget is not kept (calls walk).
+   */
+  memoryBytes: number;
   /** `memoryBudgetMB` in bytes. */
   memoryBudgetBytes: number;
   /** Entries of the folder listings held. */

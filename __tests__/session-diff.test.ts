@@ -31,6 +31,13 @@ describe('a session against cold calls', () => {
     expect(stats).toMatchObject({ watching: false, freshness: 'statRevalidation', trustedFiles: 0 });
   }, 900_000);
 
+  it('seed 6, a 1 MiB budget under 2 MB of texts (dropped and read again, entries made room for): no difference', async () => {
+    const { differences, stats } = await runSeed(6, 250, { memoryBudgetMB: 1 });
+    expect(differences).toEqual([]);
+    expect(stats.memoryBytes).toBeLessThanOrEqual(stats.memoryBudgetBytes);
+    expect(stats.filesKnown).toBeGreaterThan(40);
+  }, 900_000);
+
   it('seed 5, the watch reporting lost events at every call (failpoint): no difference', () => {
     const run = spawnSync(process.execPath, [SCRIPT, '--seeds', '5-5', '--steps', '250', '--mode', 'overflow'], { encoding: 'utf8' });
     expect(run.stdout).toMatch(/no difference in 1 seeds × 250 steps \(overflow\)/);

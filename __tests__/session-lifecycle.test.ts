@@ -58,6 +58,47 @@ describe('a session', () => {
     for (const r of roots) rmSync(r, { recursive: true, force: true });
   });
 
+  it('past its memory budget: holds no more, keeps the index of every file, rules files out unread and keeps a stable part of the texts', async () => {
+    const files: Record<string, string> = {};
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'common'];
+    for (let i = 0; i < 300; i++) {
+      const lines = Array.from({ length: 300 }, (_, j) => `${words[(i + j) % 5]} line ${j} of file ${i}`);
+      if (i === 123) lines[50] = 'the rareNeedleIdentifier is here';
+      files[`d${i % 7}/f${i}.txt`] = `${lines.join('\n')}\n`;
+    }
+    const root = tree(files);
+    const total = Object.values(files).reduce((n, t) => n + t.length, 0);
+    expect(total).toBeGreaterThan(2 * 2 ** 20);
+    const session = await api.openSession({ cwd: root, memoryBudgetMB: 1 });
+    const ask = (o: object) => {
+      const warm = session.smartFileQuerySync(o);
+      same(warm, api.smartFileQuerySync({ ...o, cwd: root }));
+      const st = session.stats();
+      expect(st.memoryBytes).toBeLessThanOrEqual(st.memoryBudgetBytes);
+      return { warm, st };
+    };
+    const first = ask({ regex: 'rareNeedleIdentifier' });
+    expect(first.warm.results.length).toBe(1);
+    // Every file known by its index entry; only part of the texts held.
+    expect(first.st.filesKnown).toBe(300);
+    expect(first.st.contentBytes).toBeGreaterThan(0);
+    expect(first.st.contentBytes).toBeLessThan(total / 2);
+    // Again: every file but the one holding it ruled out unread.
+    const again = ask({ regex: 'rareNeedleIdentifier' });
+    expect(again.st.filesPruned).toBeGreaterThanOrEqual(299);
+    expect(again.st.filesReread).toBeLessThanOrEqual(1);
+    // A word in every file: each read or taken from memory; the same part
+    // is held from one scan to the next.
+    ask({ regex: 'common', maxMatches: 100000 });
+    const scan1 = ask({ regex: 'common', maxMatches: 100000 }).st;
+    const scan2 = ask({ regex: 'common', maxMatches: 100000 }).st;
+    expect(scan1.filesReused).toBeGreaterThan(0);
+    expect(scan2.filesReused).toBe(scan1.filesReused);
+    expect(scan2.contentBytes).toBe(scan1.contentBytes);
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('outside git: ignore files still apply and answers follow the tree', async () => {
     const root = tree({ '.gitignore': 'skip/\n', 'skip/x.txt': 'needle\n', 'keep/y.txt': 'needle\n', 'z.txt': 'none\n' });
     const session = await api.openSession({ cwd: root });

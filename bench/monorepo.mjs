@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `node bench/monorepo.mjs [--files 1000000] [--runs 3] [--variants plain,split,sparse] [--rg PATH] [--keep]`:
+// `node bench/monorepo.mjs [--files 1000000] [--runs 3] [--variants plain,split,sparse] [--rg PATH] [--keep]
+//   [--budget MB] [--session-only]`:
 // a generated monorepo and the cold calls on it, against ripgrep and git.
 //
 // The tree (under the system temp dir, made once per size and kept with
@@ -19,8 +20,10 @@
 // globFiles('**/*.ts') and findFiles('**/*', sizes: false), each with its
 // peak RSS (process.resourceUsage().maxRSS) and the RSS per listed file;
 // `rg` for the same searches and `rg --files`, and `git ls-files` for the
-// listing. Also a session on the tree: its open + first call, a warm call,
-// its content bytes.
+// listing. Also a session on the tree (memoryBudgetMB --budget, default
+// 1024): its open + first call, then --runs rounds of a rare-identifier call
+// and a common-word call, each with the session's memoryBytes and the
+// process's RSS (now and peak). --session-only skips the cold calls.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +42,8 @@ const RUNS = Number(opt('runs', '3'));
 const VARIANTS = opt('variants', 'plain,split,sparse').split(',');
 const RG = opt('rg', 'rg');
 const KEEP = argv.includes('--keep');
+const BUDGET = Number(opt('budget', '1024'));
+const SESSION_ONLY = argv.includes('--session-only');
 
 const WORDS = {
   ts: ['export', 'const', 'function', 'return', 'interface', 'type', 'import', 'from', 'async', 'await', 'props', 'state', 'handler', 'config'],
@@ -166,7 +171,7 @@ for (const variant of VARIANTS) {
     ["globFiles('**/*.ts')", "api.globFiles({ pattern: '**/*.ts', maxResults: 10000000 })", [RG, ['--files', '-g', '*.ts']]],
     ["findFiles('**/*', sizes: false)", "api.findFiles({ pattern: '**/*', maxResults: 10000000, sizes: false })", ['git', ['ls-files', '--cached', '--others', '--exclude-standard']]],
   ];
-  for (const [name, expr, [cmd, args]] of workloads) {
+  for (const [name, expr, [cmd, args]] of SESSION_ONLY ? [] : workloads) {
     coldCall(dir, expr); // the page cache
     const ours = [];
     const theirs = [];
@@ -184,25 +189,33 @@ for (const variant of VARIANTS) {
     rows.push(row);
     console.log(`${variant}\t${name}\t${row.ms.toFixed(0)} ms\t${row.other} ${row.otherMs.toFixed(0)} ms\t${row.ratio.toFixed(2)}x\t${row.results} results\tRSS ${row.rssMB.toFixed(0)} MB${row.bytesPerListed ? ` (${row.bytesPerListed.toFixed(0)} B per listed file)` : ''}`);
   }
-  // A session: open + first call (reads everything), then a warm call.
+  // A session: open + first call (reads everything), then rounds of warm
+  // calls, its memory and the process's.
   const s = spawnSync(process.execPath, ['-e', `
     const api = require(${JSON.stringify(join(ROOT, 'index.js'))});
+    const mb = (n) => (n / 2 ** 20).toFixed(0);
+    const rss = () => mb(process.memoryUsage().rss) + ' MB RSS (peak ' + mb(process.resourceUsage().maxRSS * 1024) + ')';
+    const ms = (t) => (Number(process.hrtime.bigint() - t) / 1e6).toFixed(0);
+    const report = (what, t, s) => {
+      const st = s.stats();
+      console.log(${JSON.stringify(variant)} + '\tsession\t' + what + ' ' + ms(t) + ' ms, ' + st.filesKnown + ' files known, ' + mb(st.contentBytes) + ' MB texts, ' + mb(st.indexBytes) + ' MB index, ' + mb(st.memoryBytes) + ' MB held of ' + mb(st.memoryBudgetBytes) + ', ' + st.filesReread + ' read, ' + st.filesPruned + ' pruned, ' + rss());
+    };
     (async () => {
       let t = process.hrtime.bigint();
-      const s = await api.openSession({});
+      const s = await api.openSession({ memoryBudgetMB: ${BUDGET} });
       await s.smartFileQuery({ regex: 'monorepoNeedle\\\\w+' });
-      const first = Number(process.hrtime.bigint() - t) / 1e6;
-      t = process.hrtime.bigint();
-      await s.smartFileQuery({ regex: 'monorepoNeedle\\\\w+' });
-      const warm = Number(process.hrtime.bigint() - t) / 1e6;
-      console.log(JSON.stringify({ first, warm, stats: s.stats(), rss: process.resourceUsage().maxRSS * 1024 }));
-    })();`], { cwd: dir, encoding: 'utf8' });
-  if (s.status === 0) {
-    const r = JSON.parse(s.stdout.trim());
-    console.log(`${variant}\tsession\topen + first call ${r.first.toFixed(0)} ms, warm call ${r.warm.toFixed(0)} ms, ${r.stats.filesKnown} files / ${(r.stats.contentBytes / 2 ** 20).toFixed(0)} MB held, RSS ${(r.rss / 2 ** 20).toFixed(0)} MB`);
-  } else {
-    console.log(`${variant}\tsession\tfailed: ${s.stderr.slice(0, 300)}`);
-  }
+      report('open + first call (rare identifier)', t, s);
+      for (let i = 0; i < ${RUNS}; i++) {
+        t = process.hrtime.bigint();
+        await s.smartFileQuery({ regex: 'monorepoNeedle\\\\w+' });
+        report('rare identifier', t, s);
+        t = process.hrtime.bigint();
+        await s.searchCode('return', { maxResults: 50 });
+        report('searchCode common word', t, s);
+      }
+    })();`], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
+  process.stdout.write(s.stdout);
+  if (s.status !== 0) console.log(`${variant}\tsession\tfailed: ${s.stderr.slice(0, 300)}`);
 }
 setVariant(dir, 'plain');
 const out = join(ROOT, 'bench', 'results', `monorepo-${FILES}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);

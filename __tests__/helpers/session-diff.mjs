@@ -102,11 +102,18 @@ function write(root, rel, content) {
   writeFileSync(join(root, rel), content);
 }
 
-/** A generated repository, committed, on branch main with a second branch `other`. */
-export function makeRepo(seed) {
+/**
+ * A generated repository, committed, on branch main with a second branch
+ * `other`; with `bulk`, that many more files of about 40 KB (to pass a small
+ * memory budget).
+ */
+export function makeRepo(seed, { bulk = 0 } = {}) {
   const r = rng(seed * 7919 + 1);
   const root = mkdtempSync(join(tmpdir(), 'sfq-session-diff-'));
   for (let i = 0; i < 40; i++) write(root, `${r.pick(DIRS) || '.'}/f${i}.${r.pick(['txt', 'ts', 'md', 'js'])}`.replace(/^\.\//, ''), body(r));
+  for (let i = 0; i < bulk; i++) {
+    write(root, `${r.pick(DIRS) || '.'}/bulk${i}.${r.pick(['txt', 'ts'])}`.replace(/^\.\//, ''), Array.from({ length: 100 }, () => body(r)).join(''));
+  }
   write(root, '.gitignore', 'build/\n*.log\n');
   mkdirSync(join(root, 'build'), { recursive: true });
   for (const f of ['f1', 'f2', 'f3']) {
@@ -343,10 +350,10 @@ async function answer(fn) {
  * Runs `steps` steps on a new repository for `seed`; returns the
  * differences found (each with the step, mutation, query and both answers).
  */
-export async function runSeed(seed, steps, { log = () => {}, watch = true } = {}) {
-  const root = makeRepo(seed);
+export async function runSeed(seed, steps, { log = () => {}, watch = true, memoryBudgetMB } = {}) {
+  const root = makeRepo(seed, { bulk: memoryBudgetMB ? 80 : 0 });
   const r = rng(seed);
-  const session = await api.openSession({ cwd: root, watch });
+  const session = await api.openSession({ cwd: root, watch, ...(memoryBudgetMB ? { memoryBudgetMB } : {}) });
   const differences = [];
   const names = Object.keys(MUTATIONS);
   try {

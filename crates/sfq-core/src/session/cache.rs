@@ -27,9 +27,17 @@
 //!   watch). A racy text may be trusted (the watch reports any later write),
 //!   but is dropped, not kept untrusted, when trust is lost.
 //!
-//! The texts are held within a memory budget; past it the least recently
-//! used are dropped (and read again when asked for). The cache only saves
-//! reads: the matcher searches every text, so an answer is the cold call's.
+//! The texts and their trigram filters are held within a memory budget
+//! (the session's, less what its listings and watch hold). Past it, texts
+//! are dropped before filters: a file whose text was dropped keeps its
+//! filter and stamp, so it is still ruled out unread by a pattern it
+//! cannot match, and read again only when it may match. Room is made from
+//! files no call used in the last two calls first, then (for filters only)
+//! from the texts used longest ago; a call never drops a text to keep
+//! another text of the same scan, so a tree larger than the budget keeps a
+//! stable part in memory instead of cycling through it (an LRU cache under
+//! repeated full scans holds nothing useful). The cache only saves reads:
+//! the matcher searches every text, so an answer is the cold call's.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -111,10 +119,13 @@ impl Stamp {
 struct Entry {
     stamp: Stamp,
     encoding: Encoding,
-    /// The text, or `Err(Binary)`.
-    text: Result<Arc<FileText>, SkipReason>,
-    /// Bytes the text holds in memory.
+    /// The text, or `Err(Binary)`; `None` when the text was dropped past
+    /// the budget and only its trigram filter is held.
+    text: Option<Result<Arc<FileText>, SkipReason>>,
+    /// Bytes the entry holds in memory (text, filter and bookkeeping).
     bytes: u64,
+    /// Of which the text's.
+    text_bytes: u64,
     /// The call that last used it (for eviction).
     used: AtomicU64,
     /// Used without a stat (see the module's notes).
@@ -128,10 +139,12 @@ struct Entry {
 /// What [`ContentCache::stats`] reports.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CacheStats {
-    /// Files whose text is held.
+    /// Files whose text or trigram filter is held.
     pub files: u64,
     /// Bytes of text held.
     pub content_bytes: u64,
+    /// Bytes held in all: texts, filters and their bookkeeping.
+    pub held_bytes: u64,
     /// Files read from disk during the last call (not served from memory).
     pub files_read: u64,
     /// Files served from memory during the last call.
@@ -148,8 +161,11 @@ pub struct CacheStats {
 pub struct ContentCache {
     /// The session's root (absolute, canonical).
     root: PathBuf,
-    /// The most bytes of text held.
+    /// The session's memory budget.
     budget: u64,
+    /// Bytes of the budget the session holds outside this cache (its
+    /// listings and watch).
+    reserved: AtomicU64,
     inner: RwLock<Inner>,
     /// Counters of the current (last) call.
     read: AtomicU64,
@@ -164,7 +180,14 @@ struct Inner {
     /// By the bytes of the absolute path (`Path`'s own hash and equality
     /// walk its components: several times slower, on every file of a call).
     entries: rustc_hash::FxHashMap<Box<[u8]>, Entry>,
+    /// Bytes held by the entries.
     bytes: u64,
+    /// Of which texts'.
+    text_bytes: u64,
+    /// The call during which a pass of each [`Room`] kind found nothing to
+    /// drop (not tried again in that call: no entry becomes droppable by
+    /// that kind during the call).
+    barren: [u64; 2],
     /// Calls begun so far (the clock of `Entry::used`).
     calls: u64,
     /// Drains that read events so far: a read during which this changed
@@ -187,6 +210,7 @@ impl ContentCache {
         ContentCache {
             root,
             budget,
+            reserved: AtomicU64::new(0),
             inner: RwLock::new(Inner::default()),
             read: AtomicU64::new(0),
             reused: AtomicU64::new(0),
@@ -198,6 +222,22 @@ impl ContentCache {
     /// The memory budget in bytes.
     pub fn budget(&self) -> u64 {
         self.budget
+    }
+
+    /// Sets the bytes the session holds outside the cache, and drops what
+    /// no longer fits in the rest of the budget.
+    pub fn reserve(&self, bytes: u64) {
+        self.reserved.store(bytes, Ordering::Relaxed);
+        let limit = self.limit();
+        let mut inner = self.lock();
+        if inner.bytes > limit {
+            inner.shrink_to(limit);
+        }
+    }
+
+    /// The bytes the cache may hold.
+    fn limit(&self) -> u64 {
+        self.budget.saturating_sub(self.reserved.load(Ordering::Relaxed))
     }
 
     /// Applies a drain of the watch: texts of the files it names are
@@ -249,7 +289,8 @@ impl ContentCache {
         let inner = self.lock();
         CacheStats {
             files: inner.entries.len() as u64,
-            content_bytes: inner.bytes,
+            content_bytes: inner.text_bytes,
+            held_bytes: inner.bytes,
             files_read: self.read.load(Ordering::Relaxed),
             files_reused: self.reused.load(Ordering::Relaxed),
             trusted: inner.entries.values().filter(|e| e.trusted).count() as u64,
@@ -263,6 +304,7 @@ impl ContentCache {
         let mut inner = self.lock();
         inner.entries = rustc_hash::FxHashMap::default();
         inner.bytes = 0;
+        inner.text_bytes = 0;
         inner.index_bytes = 0;
     }
 
@@ -354,10 +396,12 @@ impl ContentCache {
                     self.pruned.fetch_add(1, Ordering::Relaxed);
                     return Ok(None);
                 }
-                let (text, size) = (e.text.clone(), e.stamp.size);
-                drop(inner);
-                self.reused.fetch_add(1, Ordering::Relaxed);
-                return text.map(|t| Some((t, size)));
+                if let Some(text) = e.text.clone() {
+                    let size = e.stamp.size;
+                    drop(inner);
+                    self.reused.fetch_add(1, Ordering::Relaxed);
+                    return text.map(|t| Some((t, size)));
+                }
             }
         }
         // Watched before the stat and the read: a change after them is an
@@ -367,6 +411,9 @@ impl ContentCache {
         if stamp.size > max_bytes {
             return cold().map(Some);
         }
+        // The filter of a text held without it, when the file is the one
+        // it was made of (not a racy read: the same stamp proves it).
+        let mut kept_grams = None;
         {
             let mut inner = self.lock();
             let calls = inner.calls;
@@ -377,10 +424,15 @@ impl ContentCache {
             {
                 e.used.store(calls, Ordering::Relaxed);
                 e.trusted |= watched && same_epoch && stamp.nlink == 1;
-                let text = e.text.clone();
-                drop(inner);
-                self.reused.fetch_add(1, Ordering::Relaxed);
-                return text.map(|t| Some((t, stamp.size)));
+                match e.text.clone() {
+                    Some(text) => {
+                        drop(inner);
+                        self.reused.fetch_add(1, Ordering::Relaxed);
+                        return text.map(|t| Some((t, stamp.size)));
+                    }
+                    None if !e.racy => kept_grams = e.grams.clone(),
+                    None => {}
+                }
             }
         }
         // Read after the stamp: a write after it changes the stamp (or
@@ -392,29 +444,31 @@ impl ContentCache {
             Ok((text, size)) => {
                 let text = Arc::new(text);
                 if size == stamp.size {
-                    self.keep(cand, stamp, encoding, Ok(text.clone()), started, watched, epoch);
+                    let kept = Kept { text: Ok(text.clone()), grams: kept_grams };
+                    self.keep(cand, stamp, encoding, kept, started, watched, epoch);
                 }
                 return Ok(Some((text, size)));
             }
             Err(SkipReason::Binary) => Err(SkipReason::Binary),
             Err(other) => return Err(other),
         };
-        self.keep(cand, stamp, encoding, text.clone(), started, watched, epoch);
+        let kept = Kept { text: text.clone(), grams: None };
+        self.keep(cand, stamp, encoding, kept, started, watched, epoch);
         text.map(|t| Some((t, stamp.size)))
     }
 
     /// Keeps a text read at `started` under `stamp` (trusted when its
     /// directory was `watched` before the read, the file has one link and
     /// no drain read events since `epoch`), unless the read was racy and is
-    /// not trusted, or the text is larger than the whole budget; makes room
-    /// by dropping the least recently used.
+    /// not trusted. Where the budget has no room for the text, its filter
+    /// alone is kept if there is (see the module's notes).
     #[allow(clippy::too_many_arguments)]
     fn keep(
         &self,
         cand: &Candidate,
         stamp: Stamp,
         encoding: Encoding,
-        text: Result<Arc<FileText>, SkipReason>,
+        kept: Kept,
         started: SystemTime,
         watched: bool,
         epoch: u64,
@@ -427,35 +481,42 @@ impl ContentCache {
         if racy && !may_trust {
             return;
         }
-        let grams = match &text {
+        let Kept { text, grams } = kept;
+        let grams = grams.or_else(|| match &text {
             Ok(t) => match &**t {
                 FileText::Utf8(s) => Some(Arc::new(Grams::of(s))),
                 FileText::Utf16 { .. } => None,
             },
             Err(_) => None,
-        };
+        });
         let index_bytes = grams.as_ref().map_or(0, |g| g.bytes());
-        let bytes = match &text {
+        let text_bytes = match &text {
             Ok(t) => text_bytes(t),
             Err(_) => 0,
-        } + cand.abs.as_os_str().len() as u64
-            + 64
-            + index_bytes;
-        if bytes > self.budget {
-            return;
-        }
+        };
+        let lean = cand.abs.as_os_str().len() as u64 + ENTRY_BYTES + index_bytes;
+        let limit = self.limit();
         let mut inner = self.lock();
         let trusted = may_trust && inner.epoch == epoch;
         if racy && !trusted {
             return;
         }
-        let used = inner.calls;
         inner.remove(&cand.abs);
-        if inner.bytes + bytes > self.budget {
-            evict(&mut inner, self.budget.saturating_sub(bytes) / 4 * 3);
-        }
+        // The text and its filter; else the filter alone; else nothing.
+        let whole = inner.room(lean + text_bytes, limit, Room::Stale);
+        let text = if whole {
+            Some(text)
+        } else if grams.is_some() && inner.room(lean, limit, Room::Texts) {
+            None
+        } else {
+            return;
+        };
+        let text_bytes = if text.is_some() { text_bytes } else { 0 };
+        let bytes = lean + text_bytes;
         inner.bytes += bytes;
+        inner.text_bytes += text_bytes;
         inner.index_bytes += index_bytes;
+        let used = inner.calls;
         inner.entries.insert(
             key(&cand.abs).into(),
             Entry {
@@ -463,6 +524,7 @@ impl ContentCache {
                 encoding,
                 text,
                 bytes,
+                text_bytes,
                 used: AtomicU64::new(used),
                 trusted,
                 racy,
@@ -470,6 +532,31 @@ impl ContentCache {
             },
         );
     }
+}
+
+/// What [`ContentCache::keep`] is given to keep: the text read and, when a
+/// text-less entry of the same file held it, its filter.
+struct Kept {
+    text: Result<Arc<FileText>, SkipReason>,
+    grams: Option<Arc<Grams>>,
+}
+
+/// The bytes an entry takes besides its key, text and filter: the entry,
+/// its key's box and the table's slot, the text's and filter's `Arc`s.
+const ENTRY_BYTES: u64 = (std::mem::size_of::<Entry>()
+    + std::mem::size_of::<Box<[u8]>>()
+    + 8
+    + 2 * 16
+    + std::mem::size_of::<FileText>()
+    + std::mem::size_of::<Grams>()) as u64;
+
+/// What room may be made by dropping.
+#[derive(Clone, Copy)]
+enum Room {
+    /// Whole entries no call used in the last two calls.
+    Stale = 0,
+    /// Besides those, texts (their filters stay), least recently used first.
+    Texts = 1,
 }
 
 /// The key of `path` in [`Inner::entries`].
@@ -485,22 +572,113 @@ impl Inner {
 
     fn remove_key(&mut self, key: &[u8]) {
         if let Some(old) = self.entries.remove(key) {
-            self.bytes -= old.bytes;
-            self.index_bytes -= old.grams.as_ref().map_or(0, |g| g.bytes());
+            self.forget(&old);
         }
     }
-}
 
-/// Drops the least recently used entries until at most `target` bytes are held.
-fn evict(inner: &mut Inner, target: u64) {
-    let mut by_age: Vec<(u64, Box<[u8]>)> =
-        inner.entries.iter().map(|(k, e)| (e.used.load(Ordering::Relaxed), k.clone())).collect();
-    by_age.sort_unstable();
-    for (_, key) in by_age {
-        if inner.bytes <= target {
-            break;
+    /// Takes a removed entry's bytes off the counts.
+    fn forget(&mut self, old: &Entry) {
+        self.bytes -= old.bytes;
+        self.text_bytes -= old.text_bytes;
+        self.index_bytes -= old.grams.as_ref().map_or(0, |g| g.bytes());
+    }
+
+    /// Whether `need` more bytes fit within `limit`, after dropping what
+    /// `kind` allows (to a little below, so that a scan does not make room
+    /// one file at a time).
+    fn room(&mut self, need: u64, limit: u64, kind: Room) -> bool {
+        if self.bytes + need <= limit {
+            return true;
         }
-        inner.remove_key(&key);
+        if need > limit {
+            return false;
+        }
+        let target = (limit - need).saturating_sub(limit / 16);
+        for k in [Room::Stale, Room::Texts] {
+            if self.bytes + need <= limit || k as u8 > kind as u8 {
+                break;
+            }
+            if self.barren[k as usize] == self.calls {
+                continue;
+            }
+            let before = self.bytes;
+            match k {
+                Room::Stale => {
+                    let calls = self.calls;
+                    self.drop_oldest(target, |e| e.used.load(Ordering::Relaxed) + 1 < calls, false);
+                }
+                Room::Texts => self.drop_oldest(target, |e| e.text_bytes > 0, true),
+            }
+            if self.bytes == before {
+                self.barren[k as usize] = self.calls;
+            }
+        }
+        self.bytes + need <= limit
+    }
+
+    /// Drops everything past `limit`: texts first, then whole entries,
+    /// least recently used first.
+    fn shrink_to(&mut self, limit: u64) {
+        self.drop_oldest(limit, |e| e.text_bytes > 0, true);
+        self.drop_oldest(limit, |_| true, false);
+    }
+
+    /// Until at most `target` bytes are held: of the entries `which`
+    /// selects, least recently used first, drops the texts (`texts_only`:
+    /// an entry without a filter goes whole) or the whole entries. Two
+    /// passes over the table, no copy of its keys.
+    fn drop_oldest(&mut self, target: u64, which: impl Fn(&Entry) -> bool, texts_only: bool) {
+        if self.bytes <= target {
+            return;
+        }
+        let freed =
+            |e: &Entry| if texts_only && e.grams.is_some() { e.text_bytes } else { e.bytes };
+        // Bytes each age would free, oldest first: the age below which
+        // everything goes, and how much more goes at that age.
+        let mut by_age = std::collections::BTreeMap::<u64, u64>::new();
+        for e in self.entries.values().filter(|e| which(e)) {
+            *by_age.entry(e.used.load(Ordering::Relaxed)).or_default() += freed(e);
+        }
+        let mut excess = self.bytes - target;
+        // Everything older than the cutoff goes; at the cutoff age, only
+        // `at_cutoff` more bytes.
+        let (mut cutoff, mut at_cutoff) = (u64::MAX, 0);
+        for (&age, &bytes) in &by_age {
+            if bytes >= excess {
+                (cutoff, at_cutoff) = (age, excess);
+                break;
+            }
+            excess -= bytes;
+        }
+        let (mut bytes, mut text_total, mut index) = (0u64, 0u64, 0u64);
+        self.entries.retain(|_, e| {
+            let age = e.used.load(Ordering::Relaxed);
+            let goes = which(e)
+                && (age < cutoff
+                    || (age == cutoff && at_cutoff > 0 && {
+                        at_cutoff = at_cutoff.saturating_sub(freed(e));
+                        true
+                    }));
+            if !goes {
+                return true;
+            }
+            if texts_only && e.grams.is_some() {
+                bytes += e.text_bytes;
+                text_total += e.text_bytes;
+                e.bytes -= e.text_bytes;
+                e.text_bytes = 0;
+                e.text = None;
+                true
+            } else {
+                bytes += e.bytes;
+                text_total += e.text_bytes;
+                index += e.grams.as_ref().map_or(0, |g| g.bytes());
+                false
+            }
+        });
+        self.bytes -= bytes;
+        self.text_bytes -= text_total;
+        self.index_bytes -= index;
     }
 }
 
@@ -560,7 +738,8 @@ mod tests {
             cache.stats(),
             CacheStats {
                 files: 1,
-                content_bytes: cache.stats().content_bytes,
+                content_bytes: 4,
+                held_bytes: cache.stats().held_bytes,
                 files_read: 1,
                 files_reused: 0,
                 trusted: 0,
@@ -590,29 +769,126 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Past the budget the least recently used texts are dropped.
-    #[test]
-    fn the_budget_drops_the_least_recently_used() {
-        let dir = std::env::temp_dir().join(format!("sfq-session-lru-{}", std::process::id()));
+    fn tree(name: &str, files: usize, size: usize) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sfq-session-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let root = std::fs::canonicalize(&dir).unwrap();
-        for i in 0..10 {
-            let f = root.join(format!("f{i}.txt"));
-            std::fs::write(&f, "x".repeat(1000)).unwrap();
+        for i in 0..files {
+            let word = format!("word{i:04} ");
+            std::fs::write(root.join(format!("f{i}.txt")), word.repeat(size / word.len())).unwrap();
         }
         std::thread::sleep(RACY_WINDOW + Duration::from_millis(100));
-        let cache = ContentCache::new(root.clone(), 5000, None);
-        for i in 0..10 {
-            cache.begin_call();
-            cache.read(&cand(&root, &format!("f{i}.txt")), 1 << 20, Encoding::Utf8).unwrap();
-            assert!(cache.stats().content_bytes <= 5000);
-        }
-        let held = cache.stats().files;
-        assert!((2..=4).contains(&held), "{held}");
-        // The newest is held.
+        root
+    }
+
+    /// The bytes a cache holds for `c` alone.
+    fn held_by_one(root: &Path, c: &Candidate) -> u64 {
+        let probe = ContentCache::new(root.to_path_buf(), 1 << 20, None);
+        probe.begin_call();
+        probe.read(c, 1 << 20, Encoding::Utf8).unwrap();
+        probe.stats().held_bytes
+    }
+
+    fn needles(pattern: &str) -> Needles {
+        let units: Vec<u16> = pattern.encode_utf16().collect();
+        let m = crate::matcher::Matcher::new(&units, "", crate::matcher::Mode::Lines).unwrap();
+        Needles::of(&m).unwrap()
+    }
+
+    /// Past the budget, texts are dropped before filters: a file whose
+    /// text went is still ruled out by its filter, and read again (its
+    /// filter kept, not rebuilt) when it may match.
+    #[test]
+    fn past_the_budget_filters_outlive_texts() {
+        let root = tree("lean", 20, 4000);
+        let cands: Vec<Candidate> = (0..20).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
+        // Room for every filter and about five texts.
+        let one = held_by_one(&root, &cands[0]);
+        let budget = 20 * (one - 4000) + 5 * 4000 + 2000;
+        let cache = ContentCache::new(root.clone(), budget, None);
         cache.begin_call();
-        cache.read(&cand(&root, "f9.txt"), 1 << 20, Encoding::Utf8).unwrap();
-        assert_eq!(cache.stats().files_reused, 1);
-        std::fs::remove_dir_all(&dir).unwrap();
+        for c in &cands {
+            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
+            assert!(cache.stats().held_bytes <= budget);
+        }
+        let s = cache.stats();
+        // Every file is known (by its filter at least); some texts are held.
+        assert_eq!(s.files, 20);
+        let len = 4000 / 9 * 9;
+        assert!(s.content_bytes >= len && s.content_bytes < 20 * len, "{s:?}");
+        // Not watched, so not trusted: no pruning without a stat; the texts
+        // held are reused after one.
+        cache.begin_call();
+        for c in &cands {
+            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
+        }
+        let again = cache.stats();
+        assert_eq!(again.files_reused + again.files_read, 20);
+        assert_eq!(again.files_reused, s.content_bytes / len, "{again:?}");
+        // The same part is held at every scan (no cycling through the tree).
+        cache.begin_call();
+        for c in &cands {
+            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
+        }
+        assert_eq!(cache.stats().files_reused, again.files_reused);
+        assert_eq!(cache.stats().content_bytes, again.content_bytes);
+        // Trusted (as under a watch), a text-less entry is pruned unread.
+        for e in cache.lock().entries.values_mut() {
+            e.trusted = true;
+        }
+        cache.begin_call();
+        let n = needles("word9999");
+        for c in &cands {
+            assert!(cache.read_unless(c, 1 << 20, Encoding::Utf8, Some(&n)).unwrap().is_none());
+        }
+        assert_eq!(cache.stats().files_pruned, 20);
+        assert_eq!(cache.stats().files_read, 0);
+        // One that may match is read (its text-less entry's filter kept).
+        let n = needles("word0019");
+        cache.begin_call();
+        let found = cache.read_unless(&cands[19], 1 << 20, Encoding::Utf8, Some(&n)).unwrap();
+        assert!(found.is_some());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// Files no call used for two calls make room first; a smaller
+    /// reserve (the listings) shrinks what is held.
+    #[test]
+    fn stale_files_make_room_and_reserves_shrink() {
+        let root = tree("stale", 10, 1000);
+        // Room for four and a half files.
+        let one = held_by_one(&root, &cand(&root, "f0.txt"));
+        let cache = ContentCache::new(root.clone(), one * 9 / 2, None);
+        let read =
+            |i: usize| cache.read(&cand(&root, &format!("f{i}.txt")), 1 << 20, Encoding::Utf8);
+        cache.begin_call();
+        for i in 0..4 {
+            read(i).unwrap();
+        }
+        let len = 1000 / 9 * 9;
+        assert_eq!(cache.stats().content_bytes, 4 * len);
+        // Two calls later, the files of the first are stale: the new ones
+        // take their place, texts and all.
+        cache.begin_call();
+        cache.begin_call();
+        for i in 4..8 {
+            read(i).unwrap();
+        }
+        let s = cache.stats();
+        assert!(s.held_bytes <= one * 9 / 2);
+        cache.begin_call();
+        for i in 4..8 {
+            read(i).unwrap();
+        }
+        assert_eq!(cache.stats().files_reused, s.content_bytes / len);
+        assert!(s.content_bytes >= 4 * len, "{s:?}");
+        // A reserve leaving room for one file: texts go first, then entries.
+        cache.reserve(one * 7 / 2);
+        let s = cache.stats();
+        assert!(s.held_bytes <= one, "{s:?}");
+        assert_eq!(s.content_bytes, 0, "{s:?}");
+        cache.reserve(one * 9 / 2);
+        assert_eq!(cache.stats().held_bytes, 0);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

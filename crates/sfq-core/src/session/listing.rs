@@ -15,12 +15,16 @@
 //! without the ignore files or into submodules, and a walk whose whole
 //! listing had unreadable entries or a sparse checkout's left-out paths are
 //! not served from here: they walk the tree.
+//!
+//! A kept listing is compact ([`Whole`]: the paths back to back in one
+//! string and sixteen bytes per entry), and its bytes, with the kept sizes
+//! and times, count against the session's memory budget.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use rustc_hash::FxHashMap;
 use sfq_walk::discovery::{Entry, EntryKind};
 
 use super::watch::Drained;
@@ -37,6 +41,10 @@ const KEPT: usize = 8;
 #[derive(Debug, Default)]
 pub struct Listings {
     inner: Mutex<State>,
+    /// The most bytes the listings, sizes and times may hold (a listing
+    /// past it is not kept: calls walk; sizes and times past it are not
+    /// kept: calls `lstat`).
+    limit: u64,
 }
 
 #[derive(Debug, Default)]
@@ -48,8 +56,108 @@ struct State {
     epoch: u64,
     kept: Vec<Kept>,
     /// Sizes and times `lstat`ed for calls, kept until an event names the
-    /// file.
-    metas: HashMap<PathBuf, Meta>,
+    /// file (by the bytes of the absolute path).
+    metas: FxHashMap<Box<[u8]>, Meta>,
+    /// Bytes of the keys of `metas`.
+    meta_key_bytes: u64,
+}
+
+/// A whole listing, compact: each entry's path is the stretch of `paths`
+/// from the end of the previous entry's to its own `end`.
+#[derive(Debug)]
+pub struct Whole {
+    /// The folder listed (absolute): an entry's absolute path is this
+    /// joined with its path, unless `odd` has it.
+    root: PathBuf,
+    paths: String,
+    items: Vec<Item>,
+    /// Absolute paths that are not `root` joined with the (lossy) path: a
+    /// name that is not UTF-8.
+    odd: FxHashMap<u32, PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    end: u32,
+    kind: EntryKind,
+    tracked: bool,
+    missing: Option<i32>,
+}
+
+impl Whole {
+    /// The compact form of the entries of a walk of `root` (`None` when
+    /// their paths pass 4 GiB).
+    pub fn new(root: &Path, entries: Vec<Entry>) -> Option<Whole> {
+        let total: usize = entries.iter().map(|e| e.path.len()).sum();
+        if u32::try_from(total).is_err() || u32::try_from(entries.len()).is_err() {
+            return None;
+        }
+        let mut paths = String::with_capacity(total);
+        let mut items = Vec::with_capacity(entries.len());
+        let mut odd = FxHashMap::default();
+        let root_bytes = root.as_os_str().as_encoded_bytes();
+        for (i, e) in entries.into_iter().enumerate() {
+            paths.push_str(&e.path);
+            let abs = e.abs_path.as_os_str().as_encoded_bytes();
+            let joined = abs.len() == root_bytes.len() + 1 + e.path.len()
+                && abs.starts_with(root_bytes)
+                && abs[root_bytes.len()] == std::path::MAIN_SEPARATOR as u8
+                && abs.ends_with(e.path.as_bytes());
+            if !joined {
+                odd.insert(i as u32, e.abs_path);
+            }
+            items.push(Item {
+                end: paths.len() as u32,
+                kind: e.kind,
+                tracked: e.tracked,
+                missing: e.missing,
+            });
+        }
+        Some(Whole { root: root.to_path_buf(), paths, items, odd })
+    }
+
+    /// Entries listed.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether nothing is listed.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        (self.paths.capacity()
+            + self.items.capacity() * std::mem::size_of::<Item>()
+            + self.odd.values().map(|p| p.as_os_str().len() + 48).sum::<usize>()) as u64
+            + self.root.as_os_str().len() as u64
+    }
+
+    /// The path of entry `i`.
+    fn path(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.items[i - 1].end as usize };
+        &self.paths[start..self.items[i].end as usize]
+    }
+
+    /// Entry `i` as the walk gave it (without size and time).
+    fn entry(&self, i: usize) -> Entry {
+        let item = self.items[i];
+        let path = self.path(i);
+        let abs_path = match self.odd.get(&(i as u32)) {
+            Some(abs) => abs.clone(),
+            None => self.root.join(path),
+        };
+        Entry {
+            path: path.to_string(),
+            abs_path,
+            kind: item.kind,
+            size: None,
+            modified: None,
+            tracked: item.tracked,
+            missing: item.missing,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -58,19 +166,29 @@ struct Kept {
     fingerprint: Vec<u8>,
     seq: u64,
     /// `None`: this walk cannot be filtered for a call (see the module's
-    /// notes); calls walk the tree.
-    entries: Option<Arc<Vec<Entry>>>,
+    /// notes), or is too large for the budget; calls walk the tree.
+    entries: Option<Arc<Whole>>,
 }
 
 /// A kept listing found for a call.
 pub enum Found {
     /// The whole listing.
-    Entries(Arc<Vec<Entry>>),
+    Entries(Arc<Whole>),
     /// The folder's whole listing is not filterable: walk.
     Walk,
 }
 
 impl Listings {
+    /// No listings yet; at most `limit` bytes of them.
+    pub fn new(limit: u64) -> Listings {
+        Listings { inner: Mutex::default(), limit }
+    }
+
+    /// Whether a listing of `bytes` may be kept.
+    pub fn fits(&self, bytes: u64) -> bool {
+        bytes <= self.limit
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -87,11 +205,14 @@ impl Listings {
         if drained.structural || drained.overflow {
             st.seq += 1;
             st.kept.clear();
-            st.metas.clear();
+            st.metas = FxHashMap::default();
+            st.meta_key_bytes = 0;
             return;
         }
         for path in &drained.files {
-            st.metas.remove(path);
+            if let Some((k, _)) = st.metas.remove_entry(path.as_os_str().as_encoded_bytes()) {
+                st.meta_key_bytes -= k.len() as u64;
+            }
         }
     }
 
@@ -106,7 +227,20 @@ impl Listings {
     pub fn clear(&self) {
         let mut st = self.lock();
         st.kept.clear();
-        st.metas.clear();
+        st.metas = FxHashMap::default();
+        st.meta_key_bytes = 0;
+    }
+
+    /// Bytes held: the kept listings, sizes and times.
+    pub fn bytes(&self) -> u64 {
+        let st = self.lock();
+        Self::held(&st)
+    }
+
+    fn held(st: &State) -> u64 {
+        st.kept.iter().filter_map(|k| k.entries.as_ref()).map(|w| w.bytes()).sum::<u64>()
+            + st.metas.capacity() as u64 * (std::mem::size_of::<(Box<[u8]>, Meta)>() as u64 + 1)
+            + st.meta_key_bytes
     }
 
     /// The kept listing of `root`, if it was walked with this fingerprint
@@ -130,7 +264,7 @@ impl Listings {
         root: &Path,
         fingerprint: Vec<u8>,
         clock: (u64, u64),
-        entries: Option<Arc<Vec<Entry>>>,
+        entries: Option<Arc<Whole>>,
     ) {
         let mut st = self.lock();
         if st.seq != clock.0 {
@@ -145,21 +279,26 @@ impl Listings {
 
     /// Entries held, over every kept listing.
     pub fn entries(&self) -> u64 {
-        self.lock().kept.iter().filter_map(|k| k.entries.as_ref()).map(|e| e.len() as u64).sum()
+        self.lock().kept.iter().filter_map(|k| k.entries.as_ref()).map(|w| w.len() as u64).sum()
     }
 
     /// `whole` as `profile`'s own walk lists it (see the module's notes),
     /// on the profile's threads, with sizes and times (as they are now)
     /// when the profile asks for them.
-    pub fn filter(&self, whole: &[Entry], profile: &DiscoveryProfile) -> Vec<Entry> {
+    pub fn filter(&self, whole: &Whole, profile: &DiscoveryProfile) -> Vec<Entry> {
         let parts = profile.threads.clamp(1, 8).min(whole.len() / 4096 + 1);
         let mut out = if parts <= 1 {
-            filter(whole, profile)
+            filter(whole, 0..whole.len(), profile)
         } else {
             let size = whole.len().div_ceil(parts);
             std::thread::scope(|s| {
-                let handles: Vec<_> =
-                    whole.chunks(size).map(|c| s.spawn(move || filter(c, profile))).collect();
+                let handles: Vec<_> = (0..whole.len())
+                    .step_by(size)
+                    .map(|start| {
+                        let range = start..(start + size).min(whole.len());
+                        s.spawn(move || filter(whole, range, profile))
+                    })
+                    .collect();
                 let mut out = Vec::new();
                 for h in handles {
                     out.extend(h.join().unwrap_or_default());
@@ -183,7 +322,7 @@ impl Listings {
                 if e.kind != EntryKind::File || e.missing.is_some() {
                     continue;
                 }
-                match st.metas.get(&e.abs_path) {
+                match st.metas.get(e.abs_path.as_os_str().as_encoded_bytes()) {
                     Some(m) => set(e, *m),
                     None => missing.push(i),
                 }
@@ -198,9 +337,16 @@ impl Listings {
             set(e, m);
             found.push((e.abs_path.clone(), m));
         }
+        let held = self.bytes();
         let mut st = self.lock();
-        if st.epoch == epoch {
-            st.metas.extend(found);
+        if st.epoch == epoch && held < self.limit {
+            for (k, m) in found {
+                let k: Box<[u8]> = k.into_os_string().into_encoded_bytes().into();
+                let len = k.len() as u64;
+                if st.metas.insert(k, m).is_none() {
+                    st.meta_key_bytes += len;
+                }
+            }
         }
     }
 }
@@ -212,44 +358,41 @@ fn set(e: &mut Entry, m: Meta) {
     }
 }
 
-/// See [`Listings::filter`] (one part of the listing, without sizes).
-fn filter(whole: &[Entry], profile: &DiscoveryProfile) -> Vec<Entry> {
+/// See [`Listings::filter`] (the entries of `range`, without sizes).
+fn filter(whole: &Whole, range: std::ops::Range<usize>, profile: &DiscoveryProfile) -> Vec<Entry> {
     let prune: rustc_hash::FxHashSet<&str> =
         profile.prune_names.iter().map(String::as_str).collect();
     // Directories the filter skipped or kept (a subdirectory of a skipped
     // one is never reached).
     let mut skipped: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
     let mut out = Vec::new();
-    for e in whole {
-        let is_dir = e.kind == EntryKind::Dir;
+    for i in range {
+        let is_dir = whole.items[i].kind == EntryKind::Dir;
         if is_dir && !profile.dirs {
             continue;
         }
+        let path = whole.path(i);
         if (!profile.hidden || !prune.is_empty())
-            && dropped_by_components(&e.path, is_dir, profile.hidden, &prune)
+            && dropped_by_components(path, is_dir, profile.hidden, &prune)
         {
             continue;
         }
         if let Some(f) = &profile.filter {
             if is_dir {
-                if dir_skipped(&e.path, &**f, &mut skipped) {
+                if dir_skipped(path, &**f, &mut skipped) {
                     continue;
                 }
-            } else if e
-                .path
+            } else if path
                 .rsplit_once('/')
                 .is_some_and(|(parent, _)| dir_skipped(parent, &**f, &mut skipped))
-                || !f.keep_file(&e.path)
+                || !f.keep_file(path)
             {
                 // (Under a skipped directory no file is kept: the
                 // filter's contract, which the walk relies on too.)
                 continue;
             }
         }
-        let mut entry = e.clone();
-        entry.size = None;
-        entry.modified = None;
-        out.push(entry);
+        out.push(whole.entry(i));
     }
     out
 }

@@ -33,7 +33,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::options::RawOptions;
 use crate::paths::resolve_root;
 use crate::{Command, Encoded, Format};
-use listing::{Found, Listings};
+use listing::{Found, Listings, Whole};
 use watch::Watcher;
 
 /// How a call established that what it used is fresh.
@@ -96,7 +96,7 @@ impl Store {
             if watch && !watch::network_fs(&root) { Watcher::new().map(Arc::new) } else { None };
         Store {
             cache: ContentCache::new(root, budget, watcher.clone()),
-            listings: Listings::default(),
+            listings: Listings::new(budget / 2),
             watcher,
             freshness: AtomicU8::new(0),
         }
@@ -165,6 +165,9 @@ impl Store {
                 self.note(Freshness::WatcherDrain);
                 let mut listed = Listed::of(self.listings.filter(&whole, profile));
                 listed.deferred = deferred();
+                if profile.metadata {
+                    self.reserve();
+                }
                 return Ok(listed);
             }
             Some(Found::Walk) => {
@@ -199,13 +202,37 @@ impl Store {
             && whole.not_checked_out.dirs.is_empty();
         if !filterable || !watcher.healthy() {
             self.listings.keep(root, fingerprint, clock, None);
+            self.reserve();
             return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
         }
-        let whole = Arc::new(whole.items);
-        self.listings.keep(root, fingerprint, clock, Some(whole.clone()));
+        let Some(whole) = Whole::new(root, whole.items) else {
+            self.listings.keep(root, fingerprint, clock, None);
+            self.reserve();
+            return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
+        };
+        let whole = Arc::new(whole);
+        // Too large for the budget: used for this call only; later calls
+        // walk with their own profile.
+        let kept = self.listings.fits(whole.bytes()).then(|| whole.clone());
+        self.listings.keep(root, fingerprint, clock, kept);
         let mut listed = Listed::of(self.listings.filter(&whole, profile));
         listed.deferred = deferred();
+        self.reserve();
         Ok(listed)
+    }
+
+    /// Tells the cache what the listings and the watch hold (the rest of
+    /// the budget is the cache's).
+    fn reserve(&self) {
+        let watch = self.watcher.as_ref().map_or(0, |w| w.bytes());
+        self.cache.reserve(self.listings.bytes() + watch);
+    }
+
+    /// Bytes held in all: texts, filters, listings, sizes and times, the
+    /// watch's folders.
+    pub fn bytes(&self) -> u64 {
+        let watch = self.watcher.as_ref().map_or(0, |w| w.bytes());
+        self.cache.stats().held_bytes + self.listings.bytes() + watch
     }
 
     /// Frees what the store holds.
@@ -265,6 +292,9 @@ pub struct SessionStats {
     pub index_bytes: u64,
     /// Files the last call ruled out by the index, unsearched.
     pub files_pruned: u64,
+    /// Bytes the session holds in all (counted against the budget): texts,
+    /// trigram filters, listings, sizes and times, watched folders.
+    pub memory_bytes: u64,
     /// The memory budget in bytes.
     pub memory_budget_bytes: u64,
     /// Entries of the listings held.
@@ -386,6 +416,7 @@ impl Session {
             content_bytes: c.content_bytes,
             index_bytes: c.index_bytes,
             files_pruned: c.files_pruned,
+            memory_bytes: self.store.bytes(),
             memory_budget_bytes: self.store.cache.budget(),
             listed_entries: self.store.listings.entries(),
             watching: self.store.watching(),

@@ -79,6 +79,8 @@ mod imp {
     struct Dirs {
         by_wd: HashMap<i32, PathBuf>,
         by_path: HashMap<PathBuf, i32>,
+        /// Bytes of the paths of `by_wd`.
+        path_bytes: usize,
     }
 
     impl Dirs {
@@ -162,16 +164,25 @@ mod imp {
                 return;
             }
             let mut dirs = self.lock();
-            if let Some(old) = dirs.by_wd.insert(wd, path.to_path_buf())
-                && old != path
-            {
-                dirs.by_path.remove(&old);
+            dirs.path_bytes += path.as_os_str().len();
+            if let Some(old) = dirs.by_wd.insert(wd, path.to_path_buf()) {
+                dirs.path_bytes -= old.as_os_str().len();
+                if old != path {
+                    dirs.by_path.remove(&old);
+                }
             }
             dirs.by_path.insert(path.to_path_buf(), wd);
         }
 
         fn fail(&self) {
             self.failed.store(true, Ordering::Relaxed);
+        }
+
+        /// Bytes the watched folders' bookkeeping holds (about).
+        pub fn bytes(&self) -> u64 {
+            let dirs = self.lock();
+            let slot = std::mem::size_of::<(i32, PathBuf)>() + 8;
+            ((dirs.by_wd.capacity() + dirs.by_path.capacity()) * slot + 2 * dirs.path_bytes) as u64
         }
 
         /// Reads every queued event.
@@ -233,8 +244,10 @@ mod imp {
                     if let Some(path) = dirs.by_wd.get(&wd).cloned() {
                         dirs.forget_under(&path);
                     }
-                    if mask & libc::IN_IGNORED != 0 {
-                        dirs.by_wd.remove(&wd);
+                    if mask & libc::IN_IGNORED != 0
+                        && let Some(old) = dirs.by_wd.remove(&wd)
+                    {
+                        dirs.path_bytes -= old.as_os_str().len();
                     }
                     continue;
                 }
@@ -329,6 +342,10 @@ mod imp {
         /// Unreachable (no watcher exists).
         pub fn watch(&self, _path: &Path, _fd: Option<i32>) {
             let _ = Ordering::Relaxed;
+        }
+        /// Unreachable (no watcher exists).
+        pub fn bytes(&self) -> u64 {
+            0
         }
         /// Unreachable (no watcher exists).
         pub fn drain(&self) -> Drained {
