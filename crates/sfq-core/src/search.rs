@@ -48,6 +48,21 @@ pub enum FileText {
 }
 
 impl FileText {
+    /// The text in buffers of its own size, for a text that is kept: one
+    /// read into a buffer sized for a first read of 64 KiB holds that much,
+    /// and shrinking it in place would leave the rest of that block a hole
+    /// too small for the next read's buffer (a copy frees the whole block
+    /// for it).
+    pub fn compact(self) -> FileText {
+        match self {
+            FileText::Utf8(s) if s.capacity() > s.len() => FileText::Utf8(s.as_str().to_owned()),
+            FileText::Utf16 { units, lines } if units.capacity() > units.len() => {
+                FileText::Utf16 { units: units.as_slice().to_vec(), lines }
+            }
+            other => other,
+        }
+    }
+
     /// Decodes `bytes` as Node's `Buffer#toString(encoding)` does.
     pub fn decode(bytes: Vec<u8>, encoding: Encoding) -> FileText {
         match encoding {

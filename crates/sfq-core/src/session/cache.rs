@@ -442,7 +442,7 @@ impl ContentCache {
         let result = search::load(&cand.abs, max_bytes, encoding, cand.regular);
         let text = match result {
             Ok((text, size)) => {
-                let text = Arc::new(text);
+                let text = Arc::new(if size == stamp.size { text.compact() } else { text });
                 if size == stamp.size {
                     let kept = Kept { text: Ok(text.clone()), grams: kept_grams };
                     self.keep(cand, stamp, encoding, kept, started, watched, epoch);
@@ -685,8 +685,8 @@ impl Inner {
 /// The memory a text holds.
 fn text_bytes(text: &FileText) -> u64 {
     match text {
-        FileText::Utf8(s) => s.len() as u64,
-        FileText::Utf16 { units, .. } => units.len() as u64 * 2 + units.len() as u64 / 8,
+        FileText::Utf8(s) => s.capacity() as u64,
+        FileText::Utf16 { units, .. } => units.capacity() as u64 * 2 + units.len() as u64 / 8,
     }
 }
 
