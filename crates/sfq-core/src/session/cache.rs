@@ -16,8 +16,9 @@
 //!   [`RACY_WINDOW`] of the moment its bytes were read may have been written
 //!   again within the same timestamp tick, so its text is not kept: it is
 //!   read again at every call until it is older than that;
-//! * a file that could not be stamped, is not a regular file, or is over
-//!   the call's size cap is read as a cold call reads it;
+//! * a file that could not be stamped or is not a regular file is read as
+//!   a cold call reads it; one over the call's size cap is skipped for its
+//!   size, as a cold call skips it, and its stamp kept;
 //! * **trusted** texts are used without a stat: a text read while its
 //!   directory was watched (the watch set before the read began), of a file
 //!   with one link, with no event drained between the start of its read and
@@ -385,8 +386,18 @@ impl ContentCache {
             let calls = inner.calls;
             if let Some(e) = inner.entries.get(key(&cand.abs))
                 && e.trusted
+                && e.stamp.size > max_bytes
+            {
+                // Over the cap: the cold reader's skip, unread.
+                e.used.store(calls, Ordering::Relaxed);
+                let size = e.stamp.size;
+                drop(inner);
+                self.reused.fetch_add(1, Ordering::Relaxed);
+                return Err(SkipReason::MaxFileSizeExceeded(size));
+            }
+            if let Some(e) = inner.entries.get(key(&cand.abs))
+                && e.trusted
                 && e.encoding == encoding
-                && e.stamp.size <= max_bytes
             {
                 e.used.store(calls, Ordering::Relaxed);
                 if let (Some(n), Some(g)) = (needles, &e.grams)
@@ -409,7 +420,11 @@ impl ContentCache {
         let watched = self.watched(&cand.abs);
         let Some(stamp) = Stamp::of(&cand.abs) else { return cold().map(Some) };
         if stamp.size > max_bytes {
-            return cold().map(Some);
+            // The cold reader's skip (it reads 64 KiB before it looks at the
+            // size); its size kept, for the next call to skip it unread.
+            self.read.fetch_add(1, Ordering::Relaxed);
+            self.keep_size(cand, stamp, watched, epoch);
+            return Err(SkipReason::MaxFileSizeExceeded(stamp.size));
         }
         // The filter of a text held without it, when the file is the one
         // it was made of (not a racy read: the same stamp proves it).
@@ -529,6 +544,38 @@ impl ContentCache {
                 trusted,
                 racy,
                 grams,
+            },
+        );
+    }
+}
+
+impl ContentCache {
+    /// Keeps the stamp of a file over a call's size cap (no text, no
+    /// filter), trusted as [`ContentCache::keep`] trusts a text; a size is
+    /// never racy (a write that changes it changes the stamp).
+    fn keep_size(&self, cand: &Candidate, stamp: Stamp, watched: bool, epoch: u64) {
+        let bytes = cand.abs.as_os_str().len() as u64 + ENTRY_BYTES;
+        let limit = self.limit();
+        let mut inner = self.lock();
+        let trusted = watched && stamp.nlink == 1 && inner.epoch == epoch;
+        inner.remove(&cand.abs);
+        if !inner.room(bytes, limit, Room::Stale) {
+            return;
+        }
+        inner.bytes += bytes;
+        let used = inner.calls;
+        inner.entries.insert(
+            key(&cand.abs).into(),
+            Entry {
+                stamp,
+                encoding: Encoding::Utf8,
+                text: None,
+                bytes,
+                text_bytes: 0,
+                used: AtomicU64::new(used),
+                trusted,
+                racy: false,
+                grams: None,
             },
         );
     }
@@ -766,6 +813,18 @@ mod tests {
             cache.read(&c, 2, Encoding::Utf8),
             Err(SkipReason::MaxFileSizeExceeded(4))
         ));
+        // Trusted (as under a watch), it is skipped for its size unread.
+        for e in cache.lock().entries.values_mut() {
+            e.trusted = true;
+        }
+        cache.begin_call();
+        assert!(matches!(
+            cache.read(&c, 2, Encoding::Utf8),
+            Err(SkipReason::MaxFileSizeExceeded(4))
+        ));
+        assert_eq!((cache.stats().files_read, cache.stats().files_reused), (0, 1));
+        // Under a larger cap it is read again.
+        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "two\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
