@@ -17,7 +17,9 @@
 //!   systems ([`network_fs`]);
 //! * a full queue (`IN_Q_OVERFLOW`) or a watch refused (`ENOSPC` from
 //!   `fs.inotify.max_user_watches`): the session falls back to stat
-//!   revalidation (an overflow for one refresh, a refused watch for good).
+//!   revalidation (an overflow for one refresh, a refused watch for good:
+//!   every watch is then removed at once, so that a tree past the limit
+//!   does not hold the user's other watches).
 //!
 //! Elsewhere than Linux there is no watcher: sessions revalidate by stat.
 
@@ -69,7 +71,7 @@ mod imp {
 
     /// An inotify instance and the directories it watches.
     pub struct Watcher {
-        fd: OwnedFd,
+        pub(super) fd: OwnedFd,
         state: Mutex<Dirs>,
         /// A watch was refused: the watcher is not to be relied on.
         failed: AtomicBool,
@@ -81,6 +83,8 @@ mod imp {
         by_path: HashMap<PathBuf, i32>,
         /// Bytes of the paths of `by_wd`.
         path_bytes: usize,
+        /// The watch was given up since the last drain.
+        lost: bool,
     }
 
     impl Dirs {
@@ -174,8 +178,22 @@ mod imp {
             dirs.by_path.insert(path.to_path_buf(), wd);
         }
 
+        /// Gives the watch up: every watch is removed at once (a session
+        /// past the watch limit must not hold the rest of the user's
+        /// watches, which other sessions and programs need), and the next
+        /// drain reports lost events (texts trusted under the watch are
+        /// checked by stat again).
         fn fail(&self) {
-            self.failed.store(true, Ordering::Relaxed);
+            if self.failed.swap(true, Ordering::Relaxed) {
+                return;
+            }
+            let mut dirs = self.lock();
+            for &wd in dirs.by_wd.keys() {
+                // SAFETY: plain system call on our inotify descriptor.
+                unsafe { libc::inotify_rm_watch(self.fd.as_raw_fd(), wd) };
+            }
+            *dirs = Dirs::default();
+            dirs.lost = true;
         }
 
         /// Bytes the watched folders' bookkeeping holds (about).
@@ -210,6 +228,11 @@ mod imp {
                 }
                 out.any = true;
                 self.parse(&buf[..n as usize], &mut out);
+            }
+            if std::mem::take(&mut self.lock().lost) {
+                out.overflow = true;
+                out.structural = true;
+                out.any = true;
             }
             out
         }
@@ -365,5 +388,46 @@ pub use imp::{Watcher, network_fs};
 impl sfq_walk::discovery::WalkObserver for Watcher {
     fn dir_used(&self, path: &Path, fd: Option<i32>) {
         self.watch(path, fd);
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// Watches the inotify instance of `w` holds, as the kernel lists them.
+    fn kernel_watches(w: &Watcher) -> usize {
+        use std::os::fd::AsRawFd;
+        let info =
+            std::fs::read_to_string(format!("/proc/self/fdinfo/{}", w.fd.as_raw_fd())).unwrap();
+        info.lines().filter(|l| l.starts_with("inotify wd:")).count()
+    }
+
+    /// A refused watch gives every watch up at once, and the next drain
+    /// reports lost events (texts trusted under the watch are checked again).
+    #[test]
+    fn a_refused_watch_gives_up_every_watch() {
+        let dir = std::env::temp_dir().join(format!("sfq-watch-fail-{}", std::process::id()));
+        for d in ["a", "b", "c"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        let w = Watcher::new().unwrap();
+        for d in ["a", "b", "c"] {
+            w.watch(&dir.join(d), None);
+        }
+        assert!(w.healthy());
+        assert_eq!((w.watched(), kernel_watches(&w)), (3, 3));
+        assert!(!w.drain().overflow);
+        // A path the kernel cannot take (an interior NUL): refused.
+        w.watch(Path::new("bad\0path"), None);
+        assert!(!w.healthy());
+        assert_eq!((w.watched(), kernel_watches(&w), w.bytes()), (0, 0, 0));
+        let d = w.drain();
+        assert!(d.overflow && d.structural);
+        assert!(!w.drain().overflow);
+        // Given up for good: no watch is set again.
+        w.watch(&dir.join("a"), None);
+        assert_eq!(kernel_watches(&w), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
