@@ -439,6 +439,15 @@ impl ContentCache {
             {
                 e.used.store(calls, Ordering::Relaxed);
                 e.trusted |= watched && same_epoch && stamp.nlink == 1;
+                // The same stamp proves the filter is the file's (as it
+                // proves the text is): ruled out without a read.
+                if let (Some(n), Some(g)) = (needles, &e.grams)
+                    && !g.may_match(n)
+                {
+                    drop(inner);
+                    self.pruned.fetch_add(1, Ordering::Relaxed);
+                    return Ok(None);
+                }
                 match e.text.clone() {
                     Some(text) => {
                         drop(inner);
@@ -891,6 +900,14 @@ mod tests {
         }
         assert_eq!(cache.stats().files_reused, again.files_reused);
         assert_eq!(cache.stats().content_bytes, again.content_bytes);
+        // Untrusted (no watch), a file whose stamp holds is ruled out by
+        // its filter after a stat, unread, text or not.
+        cache.begin_call();
+        let n = needles("word9999");
+        for c in &cands {
+            assert!(cache.read_unless(c, 1 << 20, Encoding::Utf8, Some(&n)).unwrap().is_none());
+        }
+        assert_eq!((cache.stats().files_pruned, cache.stats().files_read), (20, 0));
         // Trusted (as under a watch), a text-less entry is pruned unread.
         for e in cache.lock().entries.values_mut() {
             e.trusted = true;
