@@ -39,6 +39,8 @@ const OTHERS: Record<string, string> = {
   '--files': 'bench/monorepo.mjs',
   '--variants': 'bench/monorepo.mjs',
   '--keep': 'bench/monorepo.mjs',
+  '--session-only': 'bench/monorepo.mjs',
+  '--budget': 'bench/monorepo.mjs and scripts/session-diff.mjs',
   '--steps': 'scripts/session-diff.mjs',
   '--mode': 'scripts/session-diff.mjs',
   '--targets': 'scripts/build-all.mjs',
