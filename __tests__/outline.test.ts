@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatOutline, getOutline, getOutlineSync, type OutlineItem, type OutlineResult } from '../index.js';
+import { formatOutline, getOutline, getOutlineSync, smartFileQuery, type OutlineItem, type OutlineResult } from '../index.js';
 import { SERVER_MODULES, serverModule } from './helpers/server-module';
 import { makeTree } from './helpers/tree';
 
@@ -92,6 +92,17 @@ describe('behaviour', () => {
     } finally {
       process.restore();
     }
+  });
+
+  it('takes as the signal what every async call takes as its signal (one AbortSignal test)', async () => {
+    // An AbortSignal look-alike (a boolean `aborted`, addEventListener) is a signal to both.
+    const lookalike = { aborted: true, reason: new Error('stop'), addEventListener() {}, removeEventListener() {} } as unknown as AbortSignal;
+    await expect(getOutline('a.ts', lookalike)).rejects.toMatchObject({ code: 'EABORTED', cause: { message: 'stop' } });
+    await expect(smartFileQuery({ cwd: dir, regex: 'x' }, lookalike)).rejects.toMatchObject({ code: 'EABORTED', cause: { message: 'stop' } });
+    // Without addEventListener it is none: getOutline takes it as options, the others refuse it as a signal.
+    const plain = { aborted: true } as unknown as AbortSignal;
+    await expect(getOutline('a.ts', plain)).rejects.toMatchObject({ code: 'EINVALIDOPTION', message: expect.stringContaining("unknown option 'aborted'") });
+    await expect(smartFileQuery({ cwd: dir, regex: 'x' }, plain)).rejects.toMatchObject({ code: 'EINVALIDOPTION', message: expect.stringContaining('signal must be an AbortSignal') });
   });
 
   it('renders the token-efficient text with members indented', async () => {

@@ -89,6 +89,10 @@ function runValueSync(kind, options, patternKey, session) {
   return unwrap(binding.querySync(kind, json, pattern, true));
 }
 
+/**
+ * Whether `signal` is an AbortSignal (or quacks like one: a boolean `aborted`
+ * and `addEventListener`), as every async call's `signal` must be.
+ */
 function isAbortSignal(signal) {
   return typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean' &&
     typeof signal.addEventListener === 'function';
@@ -250,4 +254,4 @@ function openNativeSession(options) {
   }
 }
 
-module.exports = { codedError, checkRegExp, openNativeSession, runJson, runJsonSync, runToStdout, runValue, runValueSync };
+module.exports = { codedError, checkRegExp, isAbortSignal, openNativeSession, runJson, runJsonSync, runToStdout, runValue, runValueSync };

@@ -3,7 +3,7 @@
 // The viewer's state lives here, in JS; every operation re-reads the file
 // natively (so a change on disk is always seen) and computes the window in Rust.
 
-const { codedError, runValue, runValueSync } = require('./native.js');
+const { codedError, isAbortSignal, runValue, runValueSync } = require('./native.js');
 
 function withPath(api, path, options) {
   if (typeof path !== 'string') {
@@ -14,11 +14,6 @@ function withPath(api, path, options) {
   }
   const { signal, ...rest } = options ?? {};
   return { request: { ...rest, path }, signal };
-}
-
-function isAbortSignal(value) {
-  return typeof value === 'object' && value !== null && typeof value.aborted === 'boolean' &&
-    typeof value.addEventListener === 'function';
 }
 
 function getOutline(path, options, session) {
