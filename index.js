@@ -41,4 +41,4 @@ exports.openSession = openSession;
 exports.Session = Session;
 
 /** The package's version (its package.json's). */
-exports.version = require('./package.json').version;
+exports.version = require('./lib/version.js').version;

@@ -34,6 +34,15 @@ describe('--version', () => {
   it('wins over the other options, as --help does', () => {
     expect(cli('--regex', 'a', '--version')).toEqual({ status: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
+
+  it('needs no native binary (the version is the package\'s, not the addon\'s)', () => {
+    // NAPI_RS_NATIVE_LIBRARY_PATH naming no file: the loader finds no binary.
+    const env = { ...process.env, NAPI_RS_NATIVE_LIBRARY_PATH: resolve(dir, 'no-such.node') };
+    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    expect(run('--regex', 'a').status).toBe(1);
+    const r = run('--version');
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: `${VERSION}\n`, stderr: '' });
+  });
 });
 
 describe('--help', () => {

@@ -1,8 +1,8 @@
-// Helpers shared by the subcommand modules: the program name, the package
-// version, the addon (loaded on first use, so --help and --version work
-// without it), usage failures and engine messages in terms of flags.
+// Helpers shared by the subcommand modules: the program name, the addon
+// (loaded on first use, so --help and --version work without it), usage
+// failures and engine messages in terms of flags.
 
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { UsageError } from '../args.mjs';
@@ -29,11 +29,6 @@ export function lib(name) {
     process.stderr.write(`${e.message}\n`);
     process.exit(1);
   }
-}
-
-/** The `version` of the package.json next to lib/. */
-export function packageVersion() {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 }
 
 /**

@@ -7,7 +7,8 @@
 // what is wrong there), with the error code for an I/O error.
 
 import { QUERY_OPTIONS, USAGE, UsageError, parseQueryArgs } from '../args.mjs';
-import { CwdError, briefFailure, flagMessage, native, packageVersion, resolveCwd, usageFailure } from './common.mjs';
+import { CwdError, briefFailure, flagMessage, native, resolveCwd, usageFailure } from './common.mjs';
+import { version } from '../version.js';
 
 // Every option the command line can send has a flag of the same name.
 const FLAGS = { ...Object.fromEntries(QUERY_OPTIONS.map((name) => [name, `--${name}`])), recurseSubmodules: '--recurse-submodules' };
@@ -63,7 +64,7 @@ async function run(argv, io) {
     return 0;
   }
   if (parsed.version) {
-    await io.stdout(`${packageVersion()}\n`);
+    await io.stdout(`${version}\n`);
     return 0;
   }
   if (parsed.options.cwd !== undefined) {

@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { packageVersion } from '../cli/common.mjs';
 import { ArgumentError, checkArguments } from './arguments.mjs';
 import {
   DEFAULT_MAX_RESULT_CHARS,
@@ -26,6 +25,7 @@ import { timeoutSeconds as waitSeconds } from './config.mjs';
 import { KEEP_MS, MAX_RUNNING, TaskError, TaskRegistry } from './tasks.mjs';
 import { FORMAT, TEXTS, isRunning, withFormat } from './texts.mjs';
 import { TOOLS } from './tools.mjs';
+import { version } from '../version.js';
 
 const require = createRequire(import.meta.url);
 
@@ -213,7 +213,7 @@ export function createMcpServer(options) {
   };
 
   const server = new Server(
-    { name: 'smart-file-query', version: packageVersion() },
+    { name: 'smart-file-query', version },
     {
       capabilities: { tools: {} },
       instructions:
