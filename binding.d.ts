@@ -112,6 +112,42 @@ export interface Outcome {
 }
 
 /**
+ * The project configuration (`.smart-file-query.json` at the root, else
+ * `.jaato/filesystem_query.json`) as the engine reads it for `globFiles`
+ * and `grepContent`: each key the file sets, validated; none when no file
+ * exists.
+ */
+export interface ProjectConfig {
+  /** The file read (absent when neither file exists). */
+  file?: string
+  /** `version`. */
+  version?: string
+  /** `exclude_patterns`. */
+  excludePatterns?: Array<string>
+  /** `exclude_mode`. */
+  excludeMode?: 'extend' | 'replace'
+  /** `include_patterns`. */
+  includePatterns?: Array<string>
+  /** `max_results` (1 to 10,000,000). */
+  maxResults?: number
+  /** `max_file_size_kb` (1 to 1,048,576). */
+  maxFileSizeKb?: number
+  /** `timeout_seconds` (1 to 86,400). */
+  timeoutSeconds?: number
+  /** `context_lines` (0 to 20). */
+  contextLines?: number
+}
+
+/**
+ * Reads the project configuration of the directory `root` as `globFiles`
+ * and `grepContent` do (the file is read anew at every call). Throws an
+ * `Error` whose `code` is `EINVALIDCONFIG` (the message names the file and
+ * the key) when the file cannot be read, is not a JSON object, has an
+ * unknown key or a value of the wrong type or range.
+ */
+export declare function projectConfigSync(root: string): ProjectConfig
+
+/**
  * Runs query `kind` off the JS thread; `token` cancels it; `compact` asks
  * for the compact transport instead of JSON.
  */

@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.NativeSession = nativeBinding.NativeSession
 module.exports.engineCountSync = nativeBinding.engineCountSync
+module.exports.projectConfigSync = nativeBinding.projectConfigSync
 module.exports.query = nativeBinding.query
 module.exports.querySync = nativeBinding.querySync
 module.exports.queryToStdout = nativeBinding.queryToStdout

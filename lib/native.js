@@ -243,6 +243,18 @@ function runToStdout(options, patternKey) {
   });
 }
 
+/**
+ * The project configuration of the directory `root` (`.smart-file-query.json`,
+ * else `.jaato/filesystem_query.json`) as the engine reads it for globFiles and
+ * grepContent: `{ file, timeoutSeconds, maxResults, … }` with the keys the file
+ * sets (none when no file exists). Throws an Error with code EINVALIDCONFIG
+ * when the engine rejects the file.
+ * @param {string} root
+ */
+function projectConfig(root) {
+  return binding.projectConfigSync(root);
+}
+
 /** Opens a native session (`NativeSession`) with `options`; throws a coded Error. */
 function openNativeSession(options) {
   const { json } = encode('openSession', options, undefined);
@@ -254,4 +266,4 @@ function openNativeSession(options) {
   }
 }
 
-module.exports = { codedError, checkRegExp, isAbortSignal, openNativeSession, runJson, runJsonSync, runToStdout, runValue, runValueSync };
+module.exports = { codedError, checkRegExp, isAbortSignal, openNativeSession, projectConfig, runJson, runJsonSync, runToStdout, runValue, runValueSync };

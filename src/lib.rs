@@ -349,6 +349,77 @@ impl NativeSession {
     }
 }
 
+/// The project configuration (`.smart-file-query.json` at the root, else
+/// `.jaato/filesystem_query.json`) as the engine reads it for `globFiles`
+/// and `grepContent`: each key the file sets, validated; none when no file
+/// exists.
+#[napi(object, object_from_js = false)]
+pub struct ProjectConfig {
+    /// The file read (absent when neither file exists).
+    pub file: Option<String>,
+    /// `version`.
+    pub version: Option<String>,
+    /// `exclude_patterns`.
+    pub exclude_patterns: Option<Vec<String>>,
+    /// `exclude_mode`.
+    #[napi(ts_type = "'extend' | 'replace'")]
+    pub exclude_mode: Option<String>,
+    /// `include_patterns`.
+    pub include_patterns: Option<Vec<String>>,
+    /// `max_results` (1 to 10,000,000).
+    pub max_results: Option<u32>,
+    /// `max_file_size_kb` (1 to 1,048,576).
+    pub max_file_size_kb: Option<u32>,
+    /// `timeout_seconds` (1 to 86,400).
+    pub timeout_seconds: Option<u32>,
+    /// `context_lines` (0 to 20).
+    pub context_lines: Option<u32>,
+}
+
+impl From<sfq_core::project_config::ProjectConfig> for ProjectConfig {
+    fn from(c: sfq_core::project_config::ProjectConfig) -> ProjectConfig {
+        use sfq_core::project_config::ExcludeMode;
+        // Every integer key is validated to a range well inside `u32`.
+        let int = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        ProjectConfig {
+            file: c.file.map(|f| f.display().to_string()),
+            version: c.version,
+            exclude_patterns: c.exclude_patterns,
+            exclude_mode: c.exclude_mode.map(|m| {
+                match m {
+                    ExcludeMode::Extend => "extend",
+                    ExcludeMode::Replace => "replace",
+                }
+                .to_string()
+            }),
+            include_patterns: c.include_patterns,
+            max_results: int(c.max_results),
+            max_file_size_kb: int(c.max_file_size_kb),
+            timeout_seconds: int(c.timeout_seconds),
+            context_lines: int(c.context_lines),
+        }
+    }
+}
+
+/// Reads the project configuration of the directory `root` as `globFiles`
+/// and `grepContent` do (the file is read anew at every call). Throws an
+/// `Error` whose `code` is `EINVALIDCONFIG` (the message names the file and
+/// the key) when the file cannot be read, is not a JSON object, has an
+/// unknown key or a value of the wrong type or range.
+#[napi]
+pub fn project_config_sync(root: String) -> napi::Result<ProjectConfig, String> {
+    let load = || sfq_core::project_config::ProjectConfig::load(std::path::Path::new(&root));
+    match catch_unwind(AssertUnwindSafe(load)) {
+        Ok(Ok(config)) => Ok(config.into()),
+        Ok(Err(e)) => Err(napi::Error::new(e.code().as_str().to_string(), e.message().to_string())),
+        Err(_) => Err(napi::Error::new(
+            "EINTERNAL".to_string(),
+            "internal error in smart-file-query (please report it): projectConfigSync panicked"
+                .to_string(),
+        )),
+    }
+}
+
 /// What [`engine_count_sync`] measured.
 #[napi(object, object_from_js = false)]
 pub struct EngineCount {
