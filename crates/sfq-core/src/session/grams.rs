@@ -32,11 +32,23 @@ pub struct Grams {
     trips: Guards,
 }
 
-/// A trigram's key: its three bytes, ASCII letters folded.
+/// Each byte with ASCII letters folded to lower case.
+static FOLD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).to_ascii_lowercase();
+        i += 1;
+    }
+    t
+};
+
+/// A trigram's key: its three bytes, ASCII letters folded, the first
+/// highest (so that a key rolls: `(key << 8 | next) & 0xFF_FFFF`).
 fn key(a: u8, b: u8, c: u8) -> u32 {
-    u32::from(a.to_ascii_lowercase())
-        | (u32::from(b.to_ascii_lowercase()) << 8)
-        | (u32::from(c.to_ascii_lowercase()) << 16)
+    (u32::from(FOLD[usize::from(a)]) << 16)
+        | (u32::from(FOLD[usize::from(b)]) << 8)
+        | u32::from(FOLD[usize::from(c)])
 }
 
 impl Grams {
@@ -46,15 +58,21 @@ impl Grams {
         let n = bytes.len().clamp(MIN_BITS, MAX_BITS).next_power_of_two();
         let shift = 32 - n.trailing_zeros();
         let mut bits = vec![0u64; n / 64].into_boxed_slice();
-        for w in bytes.windows(3) {
-            let h = (key(w[0], w[1], w[2]).wrapping_mul(0x9E37_79B1) >> shift) as usize;
-            bits[h / 64] |= 1 << (h % 64);
+        if let [a, b, rest @ ..] = bytes {
+            let mut k = key(0, *a, *b);
+            for &c in rest {
+                k = ((k << 8) | u32::from(FOLD[usize::from(c)])) & 0xFF_FFFF;
+                let h = (k.wrapping_mul(0x9E37_79B1) >> shift) as usize;
+                bits[h / 64] |= 1 << (h % 64);
+            }
         }
         let one = |g: Guards| g.trips(bytes);
+        // The guarded characters are all outside ASCII.
+        let ascii = bytes.is_ascii();
         let trips = Guards {
-            astral: one(Guards { astral: true, ..Guards::default() }),
-            line_separators: one(Guards { line_separators: true, ..Guards::default() }),
-            long_s_kelvin: one(Guards { long_s_kelvin: true, ..Guards::default() }),
+            astral: !ascii && one(Guards { astral: true, ..Guards::default() }),
+            line_separators: !ascii && one(Guards { line_separators: true, ..Guards::default() }),
+            long_s_kelvin: !ascii && one(Guards { long_s_kelvin: true, ..Guards::default() }),
             crlf: one(Guards { crlf: true, ..Guards::default() }),
         };
         Grams { bits, shift, trips }
@@ -130,6 +148,21 @@ mod tests {
         // No literal of three bytes: nothing to prune by.
         assert!(needles("a|bc", "").is_none());
         assert!(needles("\\w+", "").is_none());
+    }
+
+    /// Every trigram of a text is in its filter (the rolling key is the
+    /// window's key), case folded, in ASCII and beyond.
+    #[test]
+    fn every_trigram_is_in_the_filter() {
+        let text = "Hello, World! fn main() { let ß = \"Straße\"; } 😀 end\r\n";
+        let g = Grams::of(text);
+        for w in text.as_bytes().windows(3) {
+            assert!(g.has(key(w[0], w[1], w[2])));
+            let upper: Vec<u8> = w.iter().map(u8::to_ascii_uppercase).collect();
+            assert!(g.has(key(upper[0], upper[1], upper[2])));
+        }
+        assert!(g.trips.astral && g.trips.crlf && !g.trips.line_separators);
+        assert!(!Grams::of("ab").trips.crlf);
     }
 
     #[test]
