@@ -2,20 +2,34 @@
 
 use std::collections::HashMap;
 
-use crate::ast::{Assertion, CharSet, Node, Pattern, Repeat};
+use crate::ast::{Assertion, CharSet, Lookaround, Node, Pattern, Repeat};
 use crate::charset::{MAX_CODE_POINT, MAX_CODE_UNIT};
 use crate::parser::{is_lead, is_trail};
-use crate::program::{ClassSet, Guard, INF, Inst, Matcher, NONE, Program};
+use crate::program::{ClassSet, Guard, GuardedChar, INF, Inst, Matcher, NONE, Program, TestStep};
 
 /// Compiles `pattern`.
 pub(crate) fn compile(pattern: &Pattern) -> Program {
+    compile_with(pattern, true)
+}
+
+/// Compiles `pattern` without [`Inst::LookTest`]s: every lookahead that is not one
+/// character or a literal runs through `LookStart`…`LookEnd` (tests compare the two).
+#[cfg(test)]
+pub(crate) fn compile_general(pattern: &Pattern) -> Program {
+    compile_with(pattern, false)
+}
+
+fn compile_with(pattern: &Pattern, look_tests: bool) -> Program {
     let unicode = pattern.unicode_mode();
     let mut c = Compiler {
+        look_tests,
         insts: Vec::new(),
         sets: Vec::new(),
         set_list: Vec::new(),
         set_ids: HashMap::new(),
         lits: Vec::new(),
+        tests: Vec::new(),
+        guarded: Vec::new(),
         regs: 2 * (pattern.capture_count + 1),
         unicode,
         max_char: if unicode { MAX_CODE_POINT } else { MAX_CODE_UNIT },
@@ -24,7 +38,7 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
     c.emit(&pattern.root, false);
     c.insts.push(Inst::Match);
     thread_jumps(&mut c.insts);
-    let guards = guards(&c.insts, &c.lits, &c.set_list, &c.behind_firsts);
+    let guards = guards(&c.insts, &c.lits, &c.set_list, &c.guarded, &c.behind_firsts);
     let backref_guards = backref_guards(&c.insts);
     let lead_end = c.insts.iter().position(|i| !i.is_lead()).unwrap_or(c.insts.len()) as u32;
     // No instruction jumps into the lead (a run that skips it must not miss a way in).
@@ -53,6 +67,8 @@ pub(crate) fn compile(pattern: &Pattern) -> Program {
         insts: c.insts,
         sets: c.sets,
         lits: c.lits,
+        tests: c.tests,
+        guarded: c.guarded,
         regs: c.regs,
         unicode,
         ignore_case: pattern.flags.ignore_case,
@@ -109,12 +125,21 @@ fn fuse_star_runs(insts: &mut [Inst], guards: &[Option<Guard>]) {
     }
 }
 
+/// Most sequences an [`Inst::LookTest`] tries.
+const MAX_TEST_SEQUENCES: usize = 16;
+/// Most steps in one sequence of an [`Inst::LookTest`].
+const MAX_TEST_STEPS: usize = 8;
+
 struct Compiler {
+    /// Whether lookaheads may become [`Inst::LookTest`]s.
+    look_tests: bool,
     insts: Vec<Inst>,
     sets: Vec<ClassSet>,
     set_list: Vec<CharSet>,
     set_ids: HashMap<CharSet, u32>,
     lits: Vec<u16>,
+    tests: Vec<TestStep>,
+    guarded: Vec<GuardedChar>,
     regs: u32,
     unicode: bool,
     max_char: u32,
@@ -211,14 +236,7 @@ impl Compiler {
                 }
             }
             Node::Assertion(a) => {
-                self.push(match a {
-                    Assertion::StartOfInput => Inst::StartOfInput,
-                    Assertion::EndOfInput => Inst::EndOfInput,
-                    Assertion::StartOfLine => Inst::StartOfLine,
-                    Assertion::EndOfLine => Inst::EndOfLine,
-                    Assertion::WordBoundary => Inst::WordBoundary { negated: false },
-                    Assertion::NotWordBoundary => Inst::WordBoundary { negated: true },
-                });
+                self.push(assertion_inst(*a));
             }
             Node::Concat(nodes) => self.emit_concat(nodes, back),
             Node::Alternation(alts) => self.emit_alternation(alts, back),
@@ -232,32 +250,8 @@ impl Compiler {
             }
             Node::Repeat(r) => self.emit_repeat(r, back),
             Node::Lookaround(l) => {
-                if let (Node::Assertion(_), false) = (&l.node, l.negative) {
-                    // `(?=$)`, `(?<=\b)`: the assertion itself, at the same position.
-                    self.emit(&l.node, back);
-                    return;
-                }
-                if let Some(m) = self.matcher(&l.node) {
-                    // One character: no frames needed.
-                    if !matches!(l.node, Node::Char(c) if c > 0xFFFF && self.unicode) {
-                        self.push(Inst::LookOne { m, behind: l.behind, negative: l.negative });
-                        return;
-                    }
-                }
-                if let Some(chars) = literal_chars(&l.node)
-                    && chars.iter().all(|&c| self.literal_units(c).is_some())
-                {
-                    let start = self.lits.len() as u32;
-                    for &c in &chars {
-                        if let Some(u) = self.literal_units(c) {
-                            self.lits.push(u[0]);
-                            if c > 0xFFFF {
-                                self.lits.push(u[1]);
-                            }
-                        }
-                    }
-                    let len = self.lits.len() as u32 - start;
-                    self.push(Inst::LookLit { start, len, behind: l.behind, negative: l.negative });
+                if let Some(check) = self.look_check(l) {
+                    self.push(check);
                     return;
                 }
                 let start = self.push(Inst::LookStart { negative: l.negative, end: 0 });
@@ -277,6 +271,176 @@ impl Compiler {
                 self.push(Inst::BackRef { group: *group, back });
             }
         }
+    }
+
+    /// A lookaround that needs no frames, as one zero-width check of the position: a
+    /// positive assertion (`(?=$)`: the assertion itself), a `LookOne` (one character),
+    /// a `LookLit` (a literal) or, for a lookahead, a `LookTest` (see
+    /// [`Compiler::test_sequences`]). `None` for the general `LookStart`…`LookEnd`.
+    fn look_check(&mut self, l: &Lookaround) -> Option<Inst> {
+        if let (Node::Assertion(a), false) = (&l.node, l.negative) {
+            return Some(assertion_inst(*a));
+        }
+        if let Some(m) = self.matcher(&l.node)
+            && !matches!(l.node, Node::Char(c) if c > 0xFFFF && self.unicode)
+        {
+            return Some(Inst::LookOne { m, behind: l.behind, negative: l.negative });
+        }
+        if let Some(chars) = literal_chars(&l.node)
+            && chars.iter().all(|&c| self.literal_units(c).is_some())
+        {
+            let start = self.lits.len() as u32;
+            for &c in &chars {
+                if let Some(u) = self.literal_units(c) {
+                    self.lits.push(u[0]);
+                    if c > 0xFFFF {
+                        self.lits.push(u[1]);
+                    }
+                }
+            }
+            let len = self.lits.len() as u32 - start;
+            return Some(Inst::LookLit { start, len, behind: l.behind, negative: l.negative });
+        }
+        if l.behind || !self.look_tests {
+            return None;
+        }
+        let seqs = self.test_sequences(&l.node)?;
+        let first = self.test_first_units(&seqs).map_or(NONE, |set| self.set_id(&set));
+        let mut steps = Vec::new();
+        for seq in seqs {
+            steps.push(TestStep::Seq { len: seq.len() as u32 });
+            steps.extend(seq);
+        }
+        // The same body again (picomatch repeats its guards): the same steps.
+        let start = match self.tests.windows(steps.len()).position(|w| w == steps.as_slice()) {
+            Some(i) => i as u32,
+            None => {
+                self.tests.extend_from_slice(&steps);
+                (self.tests.len() - steps.len()) as u32
+            }
+        };
+        Some(Inst::LookTest { start, len: steps.len() as u32, negative: l.negative, first })
+    }
+
+    /// The code units a text has at the position whenever one of `seqs` matches there:
+    /// those that start a character of a sequence's first `One` step (in Unicode mode,
+    /// a lead surrogate for an astral character). `None` if a sequence reads no
+    /// character or its first one can be any.
+    fn test_first_units(&self, seqs: &[Vec<TestStep>]) -> Option<CharSet> {
+        let mut units = CharSet::new();
+        for seq in seqs {
+            let m =
+                seq.iter().find_map(|s| if let TestStep::One(m) = s { Some(*m) } else { None })?;
+            let set = matcher_set(m, &self.set_list, &self.guarded)?;
+            for &(a, b) in set.ranges() {
+                if a <= MAX_CODE_UNIT {
+                    units.add_range(a, b.min(MAX_CODE_UNIT));
+                }
+                if b > MAX_CODE_UNIT {
+                    units.add_range(0xD800, 0xDBFF);
+                }
+            }
+        }
+        Some(units)
+    }
+
+    /// `(?:(?!(?:^|\/)\.).)`, `(?:\b\w)`: a zero-width check the position alone decides
+    /// ([`Compiler::look_check`], an assertion) then one character, as a
+    /// [`Matcher::Guarded`], so that a loop over it is a `RepeatOne` (no `Split`, no
+    /// frame per iteration). Read forwards only: the check comes first.
+    fn guarded_matcher(&mut self, node: &Node) -> Option<Matcher> {
+        let Node::Concat(nodes) = node else { return None };
+        let [check, one] = nodes.as_slice() else { return None };
+        let check = match check {
+            Node::Assertion(a) => assertion_inst(*a),
+            Node::Lookaround(l) => self.look_check(l)?,
+            _ => return None,
+        };
+        let g = GuardedChar { check, m: self.matcher(one)? };
+        let i = self.guarded.iter().position(|&h| h == g).unwrap_or_else(|| {
+            self.guarded.push(g);
+            self.guarded.len() - 1
+        });
+        Some(Matcher::Guarded(i as u32))
+    }
+
+    /// A lookahead's body as the sequences of steps it can match, for an
+    /// [`Inst::LookTest`]; `None` unless the body is made of characters, sets, `^`, `$`,
+    /// `\b`, `\B`, non-capturing groups, alternations and repetitions with a small
+    /// maximum, and expands to at most [`MAX_TEST_SEQUENCES`] sequences of at most
+    /// [`MAX_TEST_STEPS`] steps (`(?:^|\/)\.{1,2}(?:\/|$)`: 8 sequences of 3 or 4).
+    ///
+    /// The expansion is exact: a lookaround is atomic and such a body sets no register,
+    /// so all that counts is whether some path through it matches, not which path nor
+    /// in which order paths are tried. A repetition `{min,max}` is the union of its
+    /// `min..=max` powers; the spec's empty check rejects an iteration past `min` that
+    /// matched empty, but dropping that iteration gives a path with one iteration less
+    /// that reaches the same position, which the union has too. Each step is the
+    /// instruction the general path would run (`Matcher`s from [`Compiler::matcher`],
+    /// the flags' `^`/`$`), so the result is the same in every mode.
+    fn test_sequences(&mut self, node: &Node) -> Option<Vec<Vec<TestStep>>> {
+        let product = |a: &[Vec<TestStep>], b: &[Vec<TestStep>]| {
+            if a.len() * b.len() > MAX_TEST_SEQUENCES {
+                return None;
+            }
+            let out: Vec<Vec<TestStep>> =
+                a.iter().flat_map(|x| b.iter().map(move |y| [x.as_slice(), y].concat())).collect();
+            out.iter().all(|s| s.len() <= MAX_TEST_STEPS).then_some(out)
+        };
+        let mut seqs = match node {
+            Node::Empty => vec![Vec::new()],
+            Node::Char(_) | Node::Class(_) => vec![vec![TestStep::One(self.matcher(node)?)]],
+            Node::Assertion(a) => vec![vec![match a {
+                Assertion::StartOfInput => TestStep::StartOfInput,
+                Assertion::EndOfInput => TestStep::EndOfInput,
+                Assertion::StartOfLine => TestStep::StartOfLine,
+                Assertion::EndOfLine => TestStep::EndOfLine,
+                Assertion::WordBoundary => TestStep::WordBoundary { negated: false },
+                Assertion::NotWordBoundary => TestStep::WordBoundary { negated: true },
+            }]],
+            Node::Concat(nodes) => {
+                let mut acc = vec![Vec::new()];
+                for n in nodes {
+                    let next = self.test_sequences(n)?;
+                    acc = product(&acc, &next)?;
+                }
+                acc
+            }
+            Node::Alternation(alts) => {
+                let mut out = Vec::new();
+                for a in alts {
+                    out.extend(self.test_sequences(a)?);
+                    if out.len() > MAX_TEST_SEQUENCES {
+                        return None;
+                    }
+                }
+                out
+            }
+            Node::Repeat(r) => {
+                let max = r.max.filter(|&m| m as usize <= MAX_TEST_STEPS)?;
+                let body = if max > 0 { self.test_sequences(&r.node)? } else { Vec::new() };
+                let mut out = Vec::new();
+                let mut power = vec![Vec::new()];
+                for k in 0..=max {
+                    if k >= r.min {
+                        out.extend(power.iter().cloned());
+                    }
+                    if k < max {
+                        power = product(&power, &body)?;
+                    }
+                }
+                out
+            }
+            Node::Capture(_) | Node::Lookaround(_) | Node::BackReference(_) => return None,
+        };
+        // `(?:a|a)`, `x{0,2}` over an empty body: a sequence tried twice fails twice.
+        let mut unique: Vec<Vec<TestStep>> = Vec::with_capacity(seqs.len());
+        for s in seqs.drain(..) {
+            if !unique.contains(&s) {
+                unique.push(s);
+            }
+        }
+        (unique.len() <= MAX_TEST_SEQUENCES).then_some(unique)
     }
 
     /// A concatenation; runs of literal characters become one `Lit`.
@@ -348,6 +512,14 @@ impl Compiler {
             self.push(Inst::RepeatOne { m, min: r.min, max, greedy: r.greedy, back });
             return;
         }
+        if !back
+            && self.look_tests
+            && let Some(m) = self.guarded_matcher(&r.node)
+        {
+            // One character per iteration, so no empty check and no captures to reset.
+            self.push(Inst::RepeatOne { m, min: r.min, max, greedy: r.greedy, back });
+            return;
+        }
         let caps = r.node.capture_range();
         let (clear_lo, clear_hi) =
             if caps.is_empty() { (0, 0) } else { (2 * caps.start, 2 * caps.end) };
@@ -393,6 +565,18 @@ impl Compiler {
     }
 }
 
+/// The instruction of an assertion.
+fn assertion_inst(a: Assertion) -> Inst {
+    match a {
+        Assertion::StartOfInput => Inst::StartOfInput,
+        Assertion::EndOfInput => Inst::EndOfInput,
+        Assertion::StartOfLine => Inst::StartOfLine,
+        Assertion::EndOfLine => Inst::EndOfLine,
+        Assertion::WordBoundary => Inst::WordBoundary { negated: false },
+        Assertion::NotWordBoundary => Inst::WordBoundary { negated: true },
+    }
+}
+
 /// The characters of a node that is a plain literal string.
 fn literal_chars(node: &Node) -> Option<Vec<u32>> {
     match node {
@@ -404,20 +588,26 @@ fn literal_chars(node: &Node) -> Option<Vec<u32>> {
     }
 }
 
-/// The guard of each greedy `RepeatOne`: what the instruction after it (past `Save`s)
-/// needs to find at once.
+/// The guard of each `RepeatOne`: what the instruction after it (past `Save`s and
+/// `Jmp`s) needs to find at once. A greedy loop gives back characters down to a
+/// position where it holds; a lazy one takes characters up to one.
 fn guards(
     insts: &[Inst],
     lits: &[u16],
     sets: &[CharSet],
+    guarded: &[GuardedChar],
     behind_firsts: &HashMap<u32, Matcher>,
 ) -> Vec<Option<Guard>> {
     let mut out = vec![None; insts.len()];
     for (pc, inst) in insts.iter().enumerate() {
-        let Inst::RepeatOne { m: rep, greedy: true, back, .. } = *inst else { continue };
+        let Inst::RepeatOne { m: rep, back, .. } = *inst else { continue };
         let mut next = pc + 1;
-        while let Some(Inst::Save { .. }) = insts.get(next) {
-            next += 1;
+        for _ in 0..insts.len() {
+            match insts.get(next) {
+                Some(Inst::Save { .. }) => next += 1,
+                Some(&Inst::Jmp { to }) => next = to as usize,
+                _ => break,
+            }
         }
         let m = match insts.get(next) {
             Some(&Inst::One { m, back: b }) if b == back => Some(m),
@@ -469,15 +659,15 @@ fn guards(
                 // loop can match a terminator.
                 let terminators =
                     CharSet::from_ranges([(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)]);
-                let disjoint =
-                    matcher_set(rep, sets).is_some_and(|a| a.intersect(&terminators).is_empty());
+                let disjoint = matcher_set(rep, sets, guarded)
+                    .is_some_and(|a| a.intersect(&terminators).is_empty());
                 out[pc] = Some(Guard { m: None, line_end: true, behind: false, disjoint });
                 continue;
             }
             _ => None,
         };
         out[pc] = m.map(|m| {
-            let (a, b) = (matcher_set(rep, sets), matcher_set(m, sets));
+            let (a, b) = (matcher_set(rep, sets, guarded), matcher_set(m, sets, guarded));
             // A lone unit of a surrogate pair never counts as disjoint: keep it simple.
             let disjoint = match (a, b) {
                 (Some(a), Some(b)) => {
@@ -513,9 +703,11 @@ fn backref_guards(insts: &[Inst]) -> Vec<u32> {
     out
 }
 
-/// The set of characters a matcher accepts (`None` for any character).
-fn matcher_set(m: Matcher, sets: &[CharSet]) -> Option<CharSet> {
+/// The set of characters a matcher accepts (`None` for any character); for a
+/// [`Matcher::Guarded`], those of its character (a superset: its check is ignored).
+fn matcher_set(m: Matcher, sets: &[CharSet], guarded: &[GuardedChar]) -> Option<CharSet> {
     match m {
+        Matcher::Guarded(i) => guarded.get(i as usize).and_then(|g| matcher_set(g.m, sets, &[])),
         Matcher::Unit(c) => Some(CharSet::single(u32::from(c))),
         Matcher::Unit2(a, b) => {
             Some(CharSet::from_ranges([(u32::from(a), u32::from(a)), (u32::from(b), u32::from(b))]))

@@ -28,11 +28,15 @@
 //! 2. `compiler`: the tree becomes a flat program (QuickJS libregexp style): literals,
 //!    sets, splits, capture saves, counted loops with the spec's empty check, and
 //!    lookarounds; a lookbehind's body is compiled to read backwards, so it is matched
-//!    right to left as the spec says.
+//!    right to left as the spec says. A lookaround without captures whose body is one
+//!    character, a literal or (lookahead) a few fixed sequences of characters and
+//!    `^ $ \b \B` (`(?!(?:^|\/)\.)`) is one check of the position, without frames; a
+//!    loop over such a check then one character (`(?:(?!…).)*?`) is a one-character
+//!    loop.
 //! 3. `vm`: a backtracking machine with an explicit stack of frames (alternatives and
 //!    undo records) — no recursion, one step counter, a bounded stack. One-character
-//!    loops run in tight loops and give back characters lazily, skipping positions the
-//!    continuation cannot start at.
+//!    loops run in tight loops and give back (greedy) or take (lazy) characters,
+//!    skipping positions the continuation cannot start at.
 //! 4. `memo`: once a search has done far more work than its text's length, the VM
 //!    records the states it has explored (instruction, position, the registers still
 //!    to be read there) and fails a state reached again at once: a state explored
@@ -392,6 +396,116 @@ mod tests {
         // Lazy, overlapping sets, a capture in the body, a body that can be empty.
         for p in [r"(?:\w+\s)*?end", r"(?:\w+\w)*;", r"(?:(\w+)\s)*\1", r"(?:\w*\s?)*;"] {
             assert!(!fused(p), "{p}");
+        }
+    }
+
+    /// `re` with its lookaheads compiled the general way (`LookStart`…`LookEnd`).
+    fn general(re: &Regex) -> Regex {
+        let i = &re.inner;
+        Regex {
+            inner: Arc::new(Inner {
+                source: i.source.clone(),
+                pattern: i.pattern.clone(),
+                end_skip: i.end_skip,
+                step_back: i.step_back,
+                program: compiler::compile_general(&i.pattern),
+                prefilter: prefilter::Prefilter::new(&i.pattern),
+            }),
+        }
+    }
+
+    /// Every match of the global exec loop, as `matchAll` with the `d` flag gives them:
+    /// `start,end` of each group (`-1,-1` when unset), matches separated by `|`.
+    fn all_matches(re: &Regex, text: &[u16]) -> String {
+        let mut budget = Budget::unlimited();
+        let matches: Vec<String> = re
+            .captures_iter(text, &mut budget)
+            .map(|caps| {
+                let caps = caps.unwrap();
+                let groups: Vec<String> = caps
+                    .iter()
+                    .map(|g| g.map_or("-1,-1".to_string(), |m| format!("{},{}", m.start, m.end)))
+                    .collect();
+                groups.join(",")
+            })
+            .collect();
+        matches.join("|")
+    }
+
+    #[test]
+    fn small_lookaheads_are_one_check() {
+        // (pattern, flags, text, the fast forms used: `T` a `LookTest`, `G` a loop over a
+        // `Matcher::Guarded`; V8's matches, from Node 20:
+        // `[...text.matchAll(new RegExp(pattern, flags + "gd"))]` as `all_matches` writes
+        // them).
+        let cases: &[(&str, &str, &str, &str, &str)] = &[
+            // picomatch's globstar and dot guards.
+            (r"(?!(?:^|\/)\.).", "", ".a/.b/c.", "T", "1,2|3,4|4,5|5,6|6,7|7,8"),
+            (r"^(?:(?:(?!(?:^|\/)\.).)*?)$", "", "a/b/c", "TG", "0,5"),
+            (r"^(?:(?:(?!(?:^|\/)\.).)*?)$", "", "a/.b/c", "TG", ""),
+            (r"^(?:(?:(?!(?:^|\/)\.).)*?)$", "", ".a", "TG", ""),
+            (r"^(?:(?:(?!(?:^|\/)\.).)*?)$", "", "", "TG", "0,0"),
+            (r"(?:(?!(?:^|\/)\.).)*", "", "a/b/.c/.d", "TG", "0,3|3,3|4,6|6,6|7,9|9,9"),
+            (r"^(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*$", "", "a/./b", "TG", ""),
+            (r"^(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*$", "", "a/.../b/.x", "TG", "0,10"),
+            (r"^(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*?\/x$", "", "a/./b/x", "TG", ""),
+            (r"^(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*?\/x$", "", "a/.b/x", "TG", "0,6"),
+            (
+                r"(?!(?:^|\/)\.{1,2}(?:\/|$))",
+                "",
+                "../a/..//..",
+                "T",
+                "1,1|2,2|3,3|5,5|6,6|7,7|9,9|10,10|11,11",
+            ),
+            (r"(?=(?:^|\/)\.{1,2}(?:\/|$))", "", "../a/..//.../.", "T", "0,0|4,4|12,12"),
+            // One character: a `LookOne` already, guarding loops too.
+            (r"(?!\.)", "", ".a.", "", "1,1|3,3"),
+            (r"(?:(?!\.).){2,3}", "", "ab.cde.f.g", "G", "0,2|3,6"),
+            (r"<(?:(?!<).)*?>", "", "<a<b>c>", "G", "2,5"),
+            (r"(?:(?<=a).)+", "", "aabab", "G", "1,3|4,5"),
+            (r"(?:\b\w)+", "", "a bc d", "G", "0,1|2,3|5,6"),
+            // `^`/`$` with and without `m`, at the start and end of the text.
+            (r"(?=^a|b$)\w", "m", "xa\nab\rb\u{2028}a", "T", "3,4|4,5|6,7|8,9"),
+            (r"(?!^|$).", "m", "ab\ncd\r\ne\u{2029}f", "T", "1,2|4,5"),
+            (r"(?!^|$).", "", "ab\ncd", "T", "1,2|3,4|4,5"),
+            (r"(?:(?!^|$).)+", "m", "ab\ncde\r\nf", "TG", "1,2|4,6"),
+            // Case folding without and with `u` (K, the Kelvin sign, under `iu` only).
+            (r"(?=[a-c]x|k)\w+", "i", "AX bX k K \u{212a} s", "T", "0,2|3,5|6,7|8,9"),
+            (r"(?=[a-c]x|k)\w+", "iu", "AX bX k K \u{212a} s", "T", "0,2|3,5|6,7|8,9|10,11"),
+            (r"(?:(?=[a-c]x|k).)+", "i", "AXbXkKk", "TG", "0,1|2,3|4,7"),
+            // Surrogate pairs: code points with `u`, code units without.
+            (r"(?=\u{1F600}|.a).", "u", "\u{1F600}a\u{1F600}ba\u{1F600}", "T", "0,2|3,5|5,6|7,9"),
+            (r"(?!.x)..", "", "\u{1F600}x\u{1F600}y", "T", "0,2|2,4|4,6"),
+            (r"(?!.x)..", "u", "\u{1F600}x\u{1F600}y", "T", "2,5"),
+            (r"(?:(?!\u{1F600}).)+", "u", "a\u{1F600}b\u{1F600}\u{1F600}c", "G", "0,1|3,4|8,9"),
+            (r"(?:(?!\uDE00).)+", "", "a\u{1F600}b", "G", "0,2|3,4"),
+            // `\b`, `s`, empty bodies, repetitions.
+            (r"(?=\b\w|\B-)", "", "ab -c--", "T", "0,0|3,3|4,4|6,6"),
+            (r"(?=.\n|.$).", "s", "a\n\nb", "T", "0,1|1,2|3,4"),
+            (r"a(?!)|b(?=)", "", "ab", "T", "1,2"),
+            (r"(?!$)", "", "ab", "T", "0,0|1,1"),
+            (r"(?=x{0,2}y)\w", "", "yxyxxyxxxy", "T", "0,1|1,2|2,3|3,4|4,5|5,6|7,8|8,9|9,10"),
+            // A capture inside: the general path, whose captures V8 reports.
+            (r"(?=(a)|b)\w", "", "xaby", "", "1,2,1,2|2,3,-1,-1"),
+            (r"(?!(a)|b)\w", "", "xaby", "", "0,1,-1,-1|3,4,-1,-1"),
+            (r"(?:(?!(a)).)+", "", "bbabb", "", "0,2,-1,-1|3,5,-1,-1"),
+            // A back reference, a nested lookaround, an unbounded loop: general too.
+            (r"(a)(?=\1|b)", "", "aab", "", "0,1,0,1|1,2,1,2"),
+            (r"(?=a(?!b))\w", "", "abac", "", "2,3"),
+            (r"(?=x+y)\w", "", "xxyx", "", "0,1|1,2"),
+        ];
+        for &(p, flags, text, fast, want) in cases {
+            let re = Regex::from_str(p, flags).unwrap();
+            let prog = &re.inner.program;
+            let test = prog.insts.iter().any(|i| matches!(i, program::Inst::LookTest { .. }))
+                || prog.guarded.iter().any(|g| matches!(g.check, program::Inst::LookTest { .. }));
+            let guarded = prog.insts.iter().any(|i| {
+                matches!(i, program::Inst::RepeatOne { m: program::Matcher::Guarded(_), .. })
+            });
+            assert_eq!((test, guarded), (fast.contains('T'), fast.contains('G')), "/{p}/{flags}");
+            let text = u(text);
+            assert_eq!(all_matches(&re, &text), want, "/{p}/{flags} on {text:?}");
+            assert_eq!(all_matches(&general(&re), &text), want, "/{p}/{flags} (general)");
         }
     }
 

@@ -18,6 +18,19 @@ pub(crate) enum Matcher {
     Set(u32),
     /// Any character: one code unit, or one code point in Unicode mode.
     Any,
+    /// A character of the program's `guarded[i]`: its check holds at the position, then
+    /// its matcher matches (`(?:(?!(?:^|\/)\.).)`, see `compiler::Compiler::guarded_matcher`).
+    Guarded(u32),
+}
+
+/// A zero-width check then one character: the body of a [`Matcher::Guarded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GuardedChar {
+    /// A zero-width check of the position alone: an instruction [`Inst::is_lead`]
+    /// accepts, other than `Save`.
+    pub(crate) check: Inst,
+    /// The character, never itself `Guarded`.
+    pub(crate) m: Matcher,
 }
 
 /// One instruction. `back` variants read the text right to left.
@@ -82,8 +95,36 @@ pub(crate) enum Inst {
     /// A lookaround whose body is a literal: the units `lits[start..start + len]` follow
     /// (`behind`: precede) the position, or not (`negative`).
     LookLit { start: u32, len: u32, behind: bool, negative: bool },
+    /// A lookahead whose body is a few alternatives of fixed sequences of characters and
+    /// position checks, without captures (`(?!(?:^|\/)\.)`): succeeds, without moving,
+    /// if one of the sequences in `tests[start..start + len]` matches at the position, or
+    /// (`negative`) none does. One instruction for what `LookStart`…`LookEnd` would run
+    /// with frames (see `compiler::Compiler::test_sequences`). `first`: a set of the
+    /// program that holds the code unit at the position whenever a sequence matches
+    /// (every sequence reads a character), or `NONE`.
+    LookTest { start: u32, len: u32, negative: bool, first: u32 },
     /// A lookaround body matched.
     LookEnd,
+}
+
+/// A step of a [`Inst::LookTest`] sequence, read forwards from the position. Each
+/// sequence is a `Seq` then its steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TestStep {
+    /// A sequence of `len` steps follows.
+    Seq { len: u32 },
+    /// One character.
+    One(Matcher),
+    /// `^` without `m`.
+    StartOfInput,
+    /// `$` without `m`.
+    EndOfInput,
+    /// `^` with `m`.
+    StartOfLine,
+    /// `$` with `m`.
+    EndOfLine,
+    /// `\b` (`negated`: `\B`).
+    WordBoundary { negated: bool },
 }
 
 impl Inst {
@@ -100,11 +141,12 @@ impl Inst {
                 | Inst::WordBoundary { .. }
                 | Inst::LookOne { .. }
                 | Inst::LookLit { .. }
+                | Inst::LookTest { .. }
         )
     }
 }
 
-/// What the continuation of a greedy one-character loop needs at once.
+/// What the continuation of a one-character loop needs at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Guard {
     /// The character the continuation must start with, or `None` when it needs the end
@@ -116,7 +158,7 @@ pub(crate) struct Guard {
     /// reads.
     pub(crate) behind: bool,
     /// No character the loop matches can satisfy the guard: only the position right after
-    /// everything the loop matched can, so giving back is useless.
+    /// everything the loop matched can, so giving back is useless (greedy loops only).
     pub(crate) disjoint: bool,
 }
 
@@ -168,6 +210,10 @@ pub(crate) struct Program {
     pub(crate) insts: Vec<Inst>,
     pub(crate) sets: Vec<ClassSet>,
     pub(crate) lits: Vec<u16>,
+    /// The sequences of the `LookTest`s, each a [`TestStep::Seq`] and its steps.
+    pub(crate) tests: Vec<TestStep>,
+    /// The bodies of the [`Matcher::Guarded`]s.
+    pub(crate) guarded: Vec<GuardedChar>,
     /// Registers: `2 * captures` capture slots, then loop counters and marks.
     pub(crate) regs: u32,
     /// Capture groups, group 0 included.
@@ -188,8 +234,9 @@ pub(crate) struct Program {
     pub(crate) ignore_case: bool,
     /// `\b` counts ſ and K as word characters (`i` with `u`/`v`).
     pub(crate) word_extended: bool,
-    /// For each greedy `RepeatOne`, by instruction index: a character the continuation
-    /// needs at once, so that giving back characters can skip positions without it.
+    /// For each `RepeatOne`, by instruction index: a character the continuation needs at
+    /// once, so that giving back (greedy) or taking (lazy) characters can skip positions
+    /// without it.
     pub(crate) guards: Vec<Option<Guard>>,
     /// For each greedy forward `RepeatOne` whose continuation is a back reference (past
     /// `Save`s of other groups), by instruction index: that group (`NONE` otherwise). Giving

@@ -5,7 +5,7 @@ use crate::budget::Budget;
 use crate::error::{BudgetCause, BudgetExceeded};
 use crate::memo::Memo;
 use crate::parser::{is_lead, is_trail};
-use crate::program::{Guard, INF, Inst, Matcher, NONE, Program};
+use crate::program::{Guard, INF, Inst, Matcher, NONE, Program, TestStep};
 use crate::unicode;
 
 /// An entry of the backtracking stack.
@@ -119,8 +119,50 @@ impl<'a> Vm<'a> {
     /// One step of `m` from `pos`; the new position.
     #[inline(always)]
     fn step(&self, m: Matcher, pos: u32, back: bool) -> Option<u32> {
+        if let Matcher::Guarded(i) = m {
+            return self.step_guarded(i, pos, back);
+        }
+        self.step_one(m, pos, back)
+    }
+
+    /// [`Vm::step`] for `Matcher::Guarded(i)`: its check at the position before the
+    /// character (forwards: `pos`; backwards: the position after the step).
+    #[inline(never)]
+    fn step_guarded(&self, i: u32, pos: u32, back: bool) -> Option<u32> {
+        let g = self.prog.guarded[i as usize];
+        if back {
+            let p = self.step_one(g.m, pos, true)?;
+            self.guarded_check(g.check, p).then_some(p)
+        } else if self.guarded_check(g.check, pos) {
+            self.step_one(g.m, pos, false)
+        } else {
+            None
+        }
+    }
+
+    /// [`Vm::check_ok`] with the usual checks of a `Guarded` inline (picomatch's guards
+    /// are `LookTest`s).
+    #[inline(always)]
+    fn guarded_check(&self, check: Inst, p: u32) -> bool {
+        match check {
+            Inst::LookTest { start, len, negative, first } => {
+                self.look_test(start, len, first, p) != negative
+            }
+            // A `LookOne`'s matcher is never `Guarded`.
+            Inst::LookOne { m, behind, negative } => {
+                self.step_one(m, p, behind).is_some() != negative
+            }
+            inst => self.check_ok(inst, p),
+        }
+    }
+
+    /// [`Vm::step`] for a matcher that is not `Guarded`.
+    #[inline(always)]
+    fn step_one(&self, m: Matcher, pos: u32, back: bool) -> Option<u32> {
         let t = self.text;
         match m {
+            // Not reached (`step` takes these).
+            Matcher::Guarded(_) => None,
             Matcher::Unit(c) => {
                 if back {
                     (pos > 0 && t[pos as usize - 1] == c).then(|| pos - 1)
@@ -197,31 +239,35 @@ impl<'a> Vm<'a> {
     /// when it holds, [`Vm::run_past_lead`] may start past those checks.
     #[inline]
     pub(crate) fn lead_ok(&self, pos: u32) -> bool {
-        for inst in &self.prog.lead_checks {
-            let ok = match *inst {
-                Inst::WordBoundary { negated } => {
-                    let before = pos > 0 && self.word_at(pos - 1);
-                    (before != self.word_at(pos)) != negated
-                }
-                Inst::LookOne { m, behind, negative } => {
-                    self.step(m, pos, behind).is_some() != negative
-                }
-                Inst::LookLit { start, len, behind, negative } => {
-                    self.lit_at(start, len, pos, behind).is_some() != negative
-                }
-                Inst::StartOfLine => pos == 0 || is_line_terminator(self.text[pos as usize - 1]),
-                Inst::EndOfLine => pos == self.len || is_line_terminator(self.text[pos as usize]),
-                Inst::StartOfInput => pos == 0,
-                Inst::EndOfInput => pos == self.len,
-                // Not in a lead (`Inst::is_lead` lists the kinds above and `Save`, which
-                // `lead_checks` leaves out).
-                _ => true,
-            };
-            if !ok {
-                return false;
+        self.prog.lead_checks.iter().all(|&inst| self.check_ok(inst, pos))
+    }
+
+    /// Whether a zero-width check of the position alone (an instruction of a lead, or the
+    /// check of a [`Matcher::Guarded`]) holds at `pos`.
+    #[inline]
+    fn check_ok(&self, inst: Inst, pos: u32) -> bool {
+        match inst {
+            Inst::WordBoundary { negated } => {
+                let before = pos > 0 && self.word_at(pos - 1);
+                (before != self.word_at(pos)) != negated
             }
+            Inst::LookOne { m, behind, negative } => {
+                self.step(m, pos, behind).is_some() != negative
+            }
+            Inst::LookLit { start, len, behind, negative } => {
+                self.lit_at(start, len, pos, behind).is_some() != negative
+            }
+            Inst::LookTest { start, len, negative, first } => {
+                self.look_test(start, len, first, pos) != negative
+            }
+            Inst::StartOfLine => pos == 0 || is_line_terminator(self.text[pos as usize - 1]),
+            Inst::EndOfLine => pos == self.len || is_line_terminator(self.text[pos as usize]),
+            Inst::StartOfInput => pos == 0,
+            Inst::EndOfInput => pos == self.len,
+            // Never a check (`Inst::is_lead` lists the kinds above and `Save`, which
+            // `lead_checks` and `GuardedChar::check` leave out).
+            _ => true,
         }
-        true
     }
 
     /// Matches `m` up to `max` times from `pos`: (new position, count).
@@ -301,6 +347,35 @@ impl<'a> Vm<'a> {
             Some(m) => self.step(m, p, back || g.behind).is_some(),
             None => p == self.len || (g.line_end && is_line_terminator(self.text[p as usize])),
         }
+    }
+
+    /// Takes characters of a lazy loop at `pc` over `m`, from `p` after `count` of them,
+    /// up to the first position where the continuation can start (where the loop's guard
+    /// holds; at once without a guard), taking at most `max` in all: (position, count),
+    /// `None` if the guard holds nowhere. The continuation fails at once at the positions
+    /// passed, so not trying it there changes nothing but the work.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn lazy_advance(
+        &self,
+        pc: u32,
+        m: Matcher,
+        mut p: u32,
+        mut count: u32,
+        max: u32,
+        back: bool,
+        fuel: &mut u64,
+    ) -> Option<(u32, u32)> {
+        let Some(g) = self.prog.guards[pc as usize] else { return Some((p, count)) };
+        while !self.guard_ok(g, p, back) {
+            if count >= max {
+                return None;
+            }
+            p = self.step(m, p, back)?;
+            count += 1;
+            *fuel += 1;
+        }
+        Some((p, count))
     }
 
     /// Gives back characters of a greedy forward loop at `pc` from `p` (not below
@@ -417,6 +492,57 @@ impl<'a> Vm<'a> {
             (len <= self.len - pos && &t[pos as usize..(pos + len) as usize] == lit)
                 .then(|| pos + len)
         }
+    }
+
+    /// Whether one of the sequences in `tests[start..start + len]` of an
+    /// [`Inst::LookTest`] matches at `pos`; `first`: its set of first units, or `NONE`.
+    #[inline(always)]
+    fn look_test(&self, start: u32, len: u32, first: u32, pos: u32) -> bool {
+        // Most positions fail at the unit there (picomatch's guards test for `.` and `/`).
+        if first != NONE {
+            match self.text.get(pos as usize) {
+                Some(&u) if self.prog.sets[first as usize].contains(u32::from(u)) => {}
+                _ => return false,
+            }
+        }
+        self.look_test_sequences(start, len, pos)
+    }
+
+    /// [`Vm::look_test`] without its first-unit check.
+    #[inline(never)]
+    fn look_test_sequences(&self, start: u32, len: u32, pos: u32) -> bool {
+        let t = self.text;
+        let mut steps = &self.prog.tests[start as usize..(start + len) as usize];
+        'seqs: while let [TestStep::Seq { len }, rest @ ..] = steps {
+            let (seq, next) = rest.split_at(*len as usize);
+            steps = next;
+            let mut p = pos;
+            for &step in seq {
+                let ok = match step {
+                    TestStep::One(m) => match self.step_one(m, p, false) {
+                        Some(q) => {
+                            p = q;
+                            true
+                        }
+                        None => false,
+                    },
+                    TestStep::StartOfInput => p == 0,
+                    TestStep::EndOfInput => p == self.len,
+                    TestStep::StartOfLine => p == 0 || is_line_terminator(t[p as usize - 1]),
+                    TestStep::EndOfLine => p == self.len || is_line_terminator(t[p as usize]),
+                    TestStep::WordBoundary { negated } => {
+                        let before = p > 0 && self.word_at(p - 1);
+                        (before != self.word_at(p)) != negated
+                    }
+                    TestStep::Seq { .. } => false,
+                };
+                if !ok {
+                    continue 'seqs;
+                }
+            }
+            return true;
+        }
+        false
     }
 
     /// Whether `inst` may succeed at `pos` (`false` only when it fails there for sure):
@@ -736,13 +862,17 @@ impl<'a> Vm<'a> {
                                 }
                             }
                             ok
-                        } else {
+                        } else if let Some((p, count)) =
+                            self.lazy_advance(pc, m, p, count, max, back, &mut fuel)
+                        {
                             if count < max {
                                 push!(Frame::Lazy { pc, pos: p, count });
                             }
                             pos = p;
                             pc += 1;
                             true
+                        } else {
+                            false
                         }
                     }
                     Inst::LookOne { m, behind, negative } => {
@@ -752,6 +882,10 @@ impl<'a> Vm<'a> {
                     Inst::LookLit { start: ls, len, behind, negative } => {
                         pc += 1;
                         self.lit_at(ls, len, pos, behind).is_some() != negative
+                    }
+                    Inst::LookTest { start: ls, len, negative, first } => {
+                        pc += 1;
+                        self.look_test(ls, len, first, pos) != negative
                     }
                     Inst::BackRef { group, back } => {
                         let (s, e) = (regs[2 * group as usize], regs[2 * group as usize + 1]);
@@ -873,9 +1007,12 @@ impl<'a> Vm<'a> {
                         let Inst::RepeatOne { m, max, back, .. } = insts[p as usize] else {
                             continue;
                         };
-                        if let Some(n) = self.step(m, q, back) {
-                            if count + 1 < max {
-                                stack.push(Frame::Lazy { pc: p, pos: n, count: count + 1 });
+                        if let Some(n) = self.step(m, q, back)
+                            && let Some((n, count)) =
+                                self.lazy_advance(p, m, n, count + 1, max, back, &mut fuel)
+                        {
+                            if count < max {
+                                stack.push(Frame::Lazy { pc: p, pos: n, count });
                             }
                             pos = n;
                             pc = p + 1;

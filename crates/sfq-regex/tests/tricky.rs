@@ -520,3 +520,85 @@ fn fused_star_runs_agree_with_v8() {
     ];
     all_agree("star runs", &patterns, &["", "i", "u", "iu", "m"], &texts);
 }
+
+#[test]
+fn small_lookaheads_and_guarded_loops_agree_with_v8() {
+    // A lookahead whose body is a few fixed sequences of characters and `^ $ \b \B`
+    // runs as one check (`LookTest`); a loop over such a check (or any other
+    // frameless one: one character, a literal, an assertion) then one character
+    // (`(?:(?!…).)*?`) runs as a one-character loop (a `Guarded` matcher); a lazy loop
+    // takes characters up to where its continuation can start. picomatch's shapes on
+    // paths, each flag, line terminators, surrogates (pairs and lone), case pairs; and
+    // near misses that take the general path (captures, back references, nested
+    // lookarounds, unbounded or too large bodies).
+    let texts = [
+        "a/b/c",
+        ".a/b",
+        "a/.b/c",
+        "a/./b/../c/.../d",
+        "lib/x/.y/z.py",
+        "share/doc/.hidden/x.txt",
+        "/.",
+        "..",
+        "a/",
+        "x.PY/K\u{212A}k/\u{17F}s",
+        "a\nb/.c\r\n.d\u{2028}/..\u{2029}e",
+        "\u{1F600}/.\u{1F600}x/\u{1F600}.",
+        "ab cd_e-f g",
+        "",
+    ];
+    let mut cases = Vec::new();
+    let patterns = [
+        r"^(?:(?:(?!(?:^|\/)\.).)*?)$",
+        r"^(?:lib(?:\/(?!\.)(?:(?:(?!(?:^|\/)\.).)*?)\/|\/|$)(?!\.)(?=.)[^/]*?\.py)$",
+        r"^(?:share(?:\/(?!\.)(?:(?:(?!(?:^|\/)\.).)*?)|$))$",
+        r"^(?:(?:^|\/|(?:(?:(?!(?:^|\/)\.).)*?)\/)(bin|lib)(?:\/(?!\.)(?:(?:(?!(?:^|\/)\.).)*?)|$))$",
+        r"^(?!^(?:(?:^|\/|(?:(?:(?!(?:^|\/)\.).)*?)\/)(?!\.)(?=.)[^/]*?\.py)$).*$",
+        r"^(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*?$",
+        r"(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)+",
+        r"(?:(?!\.{0,1}(?:\/|$)).)+",
+        r"(?!(?:^|\/)\.{1,2}(?:\/|$))",
+        r"(?=(?:^|\/)\.{1,2}(?:\/|$))..",
+        r"(?:(?!(?:^|\/)\.).)*",
+        r"(?:(?!(?:^|\/)\.).){2,3}",
+        r"(?:(?!(?:^|\/)\.).)*?\/",
+        r"(?:(?!(?:^|\/)\.).)+?\.",
+        r"(?=^.|.$)\w",
+        r"(?!^|$).",
+        r"(?:(?!^|$).)+",
+        r"(?:(?=[a-z]\w|k).)+",
+        r"(?=\b\w|\B-)",
+        r"(?:\b\w)+",
+        r"(?:\B.)+?",
+        r"(?:(?<=\/).)+",
+        r"(?:(?<!a).)+?b",
+        r"(?=.\n|.$|\r\n).",
+        r"(?!.\.).",
+        r"(?=\u{1F600}|\/.)..",
+        r"(?:(?!\uD83D).)+",
+        r"(?=x{0,2}\/)\w*",
+        r"(?!)|(?=)a",
+        r"a(?!$)",
+        r"(?=[^\/]{2}(?:\/|$))",
+        // General path: a capture, a back reference, a nested lookaround, an
+        // unbounded body, too many sequences.
+        r"(?:(?!(\/)\.).)+",
+        r"(\w)(?=\1|\/)",
+        r"(?=(?:^|\/)(?!\.))\w",
+        r"(?=\.+\/)",
+        r"(?:(?![ab][cd][ef][gh][ij]).)+",
+        r"(?=(?:a|b|c|d)(?:a|b|c|d)(?:a|b|c|d)[\/.])",
+    ];
+    for p in patterns {
+        for f in ["", "i", "m", "s", "u", "iu", "mu", "v"] {
+            let mut case = Case::new(p, f, &texts);
+            // Lone surrogates around `/.`: "\uD83D/.\uDE00".
+            case.texts.push(vec![0xD83D, 0x2F, 0x2E, 0xDE00]);
+            case.starts.push(-1);
+            cases.push(case);
+        }
+    }
+    let (agree, skipped, _) = check_all(&cases, "look tests", 50_000_000, &|_| false);
+    assert_eq!(skipped, 0);
+    assert_eq!(agree, cases.len());
+}

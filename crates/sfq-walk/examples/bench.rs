@@ -4,6 +4,8 @@
 //! `bench --list DIR` prints the listed paths, NUL-terminated (to diff with
 //! `git ls-files -z --cached --others --exclude-standard`); the environment
 //! variables `SFQ_BENCH_METADATA=0` and `SFQ_BENCH_THREADS=n` change the walk.
+//! `SFQ_BENCH_WALK=0` skips the walk timings (the paths are still listed once);
+//! `SFQ_BENCH_REPEAT=n` matches each glob n times and reports the best run.
 
 use std::time::Instant;
 
@@ -28,7 +30,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let globs: Vec<String> = args.collect();
-    for threads in [1, 2] {
+    let time_walk = std::env::var("SFQ_BENCH_WALK").map_or(true, |v| v != "0");
+    let repeat: usize =
+        std::env::var("SFQ_BENCH_REPEAT").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+    for threads in [1, 2].into_iter().filter(|_| time_walk) {
         for metadata in [true, false] {
             let cfg = WalkConfig::builder(&dir).threads(threads).metadata(metadata).build()?;
             let mut best = f64::MAX;
@@ -49,9 +54,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let paths: Vec<String> = walk(&cfg, &|| false)?.entries.into_iter().map(|e| e.path).collect();
     for g in globs {
         let glob = Glob::new(&g, &GlobOptions::default())?;
-        let t = Instant::now();
-        let hits = paths.iter().filter(|p| glob.is_match(p)).count();
-        let el = t.elapsed().as_secs_f64();
+        let (mut el, mut hits) = (f64::MAX, 0);
+        for _ in 0..repeat {
+            let t = Instant::now();
+            hits = paths.iter().filter(|p| glob.is_match(p)).count();
+            el = el.min(t.elapsed().as_secs_f64());
+        }
         println!(
             "glob {g:?}: {hits}/{} matched in {:.1} ms ({:.2} µs/path)",
             paths.len(),
