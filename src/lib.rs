@@ -17,8 +17,7 @@ use napi::bindgen_prelude::{
 };
 use napi::{Env, Task};
 use napi_derive::napi;
-use sfq_core::cancel::Progress;
-use sfq_core::{Cancel, Command, Encoded, Format};
+use sfq_core::{Cancel, Command, Encoded, Format, Progress};
 
 /// A result in the compact transport (decoded by `lib/decode.js`; the
 /// format is documented in `sfq_core::transport`).
@@ -139,7 +138,7 @@ struct Request {
     /// (the result is then the payload without `results`).
     to_stdout: bool,
     /// The session the call is made on (else a cold call).
-    session: Option<Arc<sfq_core::session::Session>>,
+    session: Option<Arc<sfq_core::Session>>,
 }
 
 impl Request {
@@ -253,7 +252,7 @@ fn query_task(
     pattern: Option<Utf16String>,
     token: &CancelToken,
     compact: Option<bool>,
-    session: Option<Arc<sfq_core::session::Session>>,
+    session: Option<Arc<sfq_core::Session>>,
 ) -> AsyncTask<QueryTask> {
     let mut request =
         Request::new(kind, options, pattern, token.flag.clone(), token.progress.clone(), compact);
@@ -289,7 +288,7 @@ pub fn query_to_stdout(
 /// contents the session holds while their stamps prove them fresh.
 #[napi]
 pub struct NativeSession {
-    inner: Arc<sfq_core::session::Session>,
+    inner: Arc<sfq_core::Session>,
 }
 
 #[napi]
@@ -298,7 +297,7 @@ impl NativeSession {
     /// `threads`); throws `CODE: message` on bad options.
     #[napi(factory)]
     pub fn open(options: String) -> napi::Result<NativeSession> {
-        match catch_unwind(AssertUnwindSafe(|| sfq_core::session::Session::open(&options))) {
+        match catch_unwind(AssertUnwindSafe(|| sfq_core::Session::open(&options))) {
             Ok(Ok(session)) => Ok(NativeSession { inner: Arc::new(session) }),
             Ok(Err(e)) => {
                 Err(napi::Error::from_reason(format!("{}: {}", e.code().as_str(), e.message())))
@@ -376,9 +375,9 @@ pub struct ProjectConfig {
     pub context_lines: Option<u32>,
 }
 
-impl From<sfq_core::project_config::ProjectConfig> for ProjectConfig {
-    fn from(c: sfq_core::project_config::ProjectConfig) -> ProjectConfig {
-        use sfq_core::project_config::ExcludeMode;
+impl From<sfq_core::ProjectConfig> for ProjectConfig {
+    fn from(c: sfq_core::ProjectConfig) -> ProjectConfig {
+        use sfq_core::ExcludeMode;
         // Every integer key is validated to a range well inside `u32`.
         let int = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
         ProjectConfig {
@@ -408,7 +407,7 @@ impl From<sfq_core::project_config::ProjectConfig> for ProjectConfig {
 /// unknown key or a value of the wrong type or range.
 #[napi]
 pub fn project_config_sync(root: String) -> napi::Result<ProjectConfig, String> {
-    let load = || sfq_core::project_config::ProjectConfig::load(std::path::Path::new(&root));
+    let load = || sfq_core::ProjectConfig::load(std::path::Path::new(&root));
     match catch_unwind(AssertUnwindSafe(load)) {
         Ok(Ok(config)) => Ok(config.into()),
         Ok(Err(e)) => Err(napi::Error::new(e.code().as_str().to_string(), e.message().to_string())),
@@ -444,14 +443,13 @@ pub fn engine_count_sync(
     cap: u32,
     timeout_ms: Option<u32>,
 ) -> napi::Result<EngineCount> {
-    let text = sfq_core::search::FileText::from_utf16(text.to_vec());
+    let text = sfq_core::FileText::from_utf16(text.to_vec());
     let pattern = pattern.to_vec();
     let run = || {
         let t = Instant::now();
-        let matcher =
-            sfq_core::matcher::Matcher::new(&pattern, &flags, sfq_core::matcher::Mode::Lines)?
-                .with_timeout(timeout_ms.map(u64::from));
-        let counted = sfq_core::search::count_matches(&text, &matcher, cap.max(1) as usize);
+        let matcher = sfq_core::Matcher::new(&pattern, &flags, sfq_core::MatchMode::Lines)?
+            .with_timeout(timeout_ms.map(u64::from));
+        let counted = sfq_core::count_matches(&text, &matcher, cap.max(1) as usize);
         let ms = t.elapsed().as_secs_f64() * 1e3;
         Ok::<_, sfq_core::Error>(match counted {
             Ok(n) => EngineCount { count: n as u32, ms, budget_exceeded: false },
@@ -537,8 +535,8 @@ pub fn crossing_bench_sync(
     let json = serde_json::to_vec(&out).map_err(|e| napi::Error::from_reason(e.to_string()))?;
     let serialise_ms = ms(t);
     let t = Instant::now();
-    let compact = sfq_core::transport::to_compact(&out)
-        .map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    let compact =
+        sfq_core::to_compact(&out).map_err(|e| napi::Error::from_reason(e.to_string()))?;
     let compact_ms = ms(t);
     let t = Instant::now();
     let objects = env.to_js_value(&out)?;

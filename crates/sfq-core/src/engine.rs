@@ -6,12 +6,11 @@
 //! sequential scan in path order would, and returning [`Flow::Stop`] is how
 //! `maxMatches`, `maxResults` and time budgets end a scan early.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use crate::cancel::Cancel;
-use crate::discovery::{self, Candidate, DiscoveryProfile, Unreadable};
+use crate::discovery::{Candidate, Unreadable};
 use crate::error::Result;
 pub use crate::scan::Flow;
 use crate::search::{self, FileText, SkipReason};
@@ -126,28 +125,6 @@ pub trait Collector<F> {
     fn matches(&self) -> u64 {
         0
     }
-}
-
-/// Lists the candidates under `root` with `profile`, and runs `work` on each
-/// on the worker pool, feeding `collector` in path order.
-pub fn run<F, W, C>(
-    root: &Path,
-    profile: &DiscoveryProfile,
-    cancel: &Cancel,
-    work: W,
-    collector: &mut C,
-) -> Result<()>
-where
-    F: Send,
-    W: Fn(&Candidate) -> Outcome<F> + Sync,
-    C: Collector<F>,
-{
-    let (candidates, unreadable) = discovery::candidates(root, profile, cancel)?;
-    run_over(&candidates, profile.threads, cancel, work, collector)?;
-    for u in unreadable {
-        collector.unreadable(u);
-    }
-    Ok(())
 }
 
 /// [`run`] over a list of candidates already known.

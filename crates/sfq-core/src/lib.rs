@@ -1,5 +1,5 @@
 //! smart-file-query's engine. It never imports napi: the binding crate at the
-//! repository root converts JS values and delegates to [`query`].
+//! repository root converts JS values and delegates to [`query_encoded`].
 //!
 //! The pipeline for every API is the same: raw options (a JSON object from
 //! the JS wrapper) → a validated config for that API's profile → discovery
@@ -8,37 +8,44 @@
 //! `JSON.stringify`'s exact bytes.
 #![deny(missing_docs)]
 
-pub mod agent;
-pub mod cancel;
-pub mod dirfd;
-pub mod discovery;
-pub mod engine;
-pub mod error;
-pub mod excludes;
-pub mod explore;
-pub mod failpoint;
-pub mod file_view;
-pub mod find_files;
-pub mod glob_files;
-pub mod jsstr;
-pub mod lines;
-pub mod matcher;
-pub mod options;
-pub mod outline;
-pub mod paths;
-pub mod pattern;
-pub mod project_config;
-pub mod scan;
-pub mod search;
-pub mod session;
-pub mod smart_file_query;
-pub mod text;
-pub mod transport;
+pub(crate) mod agent;
+pub(crate) mod cancel;
+pub(crate) mod dirfd;
+pub(crate) mod discovery;
+pub(crate) mod engine;
+pub(crate) mod error;
+pub(crate) mod excludes;
+pub(crate) mod explore;
+pub(crate) mod failpoint;
+pub(crate) mod file_view;
+pub(crate) mod find_files;
+pub(crate) mod glob_files;
+pub(crate) mod jsstr;
+pub(crate) mod lines;
+pub(crate) mod matcher;
+pub(crate) mod options;
+pub(crate) mod outline;
+pub(crate) mod paths;
+pub(crate) mod pattern;
+pub(crate) mod project_config;
+pub(crate) mod scan;
+pub(crate) mod search;
+pub(crate) mod session;
+pub(crate) mod smart_file_query;
+pub(crate) mod text;
+pub(crate) mod transport;
 
-pub use cancel::Cancel;
+// The facade: what the binding (and any other caller) uses; everything else
+// is the crate's own (so the compiler reports what nothing uses).
+pub use cancel::{Cancel, Progress};
 pub use error::{Error, ErrorCode, Result};
+pub use matcher::{Matcher, Mode as MatchMode};
+pub use project_config::{ExcludeMode, ProjectConfig};
+pub use search::{FileText, count_matches};
+pub use session::{Session, SessionStats};
+pub use transport::to_compact;
 
-/// The APIs [`query`] serves, by the name the JS wrapper passes.
+/// The APIs [`query_encoded`] serves, by the name the JS wrapper passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
     /// `smartFileQuery` (seed 000).
@@ -98,7 +105,7 @@ impl Command {
     }
 }
 
-/// What a query produced, ready to serialise (to JSON bytes by [`query`]).
+/// What a query produced, ready to serialise (to JSON bytes by [`query_encoded`]).
 #[derive(Debug, serde::Serialize)]
 #[serde(untagged)]
 pub enum Output {
@@ -130,23 +137,6 @@ pub enum Output {
     Show(explore::show::ShowResult),
 }
 
-/// Runs the API `kind` with the JSON `options` and returns its result as
-/// minified JSON with `JSON.stringify`'s exact bytes. `pattern` is the main
-/// pattern as UTF-16 when the wrapper passes it beside the JSON; `base` is the
-/// call's cancellation (its abort flag, its start for `timeoutMs`, and the
-/// progress counters the caller may read while it runs).
-pub fn query(
-    kind: Command,
-    options: &str,
-    pattern: Option<Vec<u16>>,
-    base: Cancel,
-) -> Result<Vec<u8>> {
-    match query_encoded(kind, options, pattern, base, Format::Json)? {
-        Encoded::Json(bytes) => Ok(bytes),
-        Encoded::Compact(_) => unreachable!("asked for JSON"),
-    }
-}
-
 /// How a result is handed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -165,7 +155,12 @@ pub enum Encoded {
     Compact(transport::Compact),
 }
 
-/// [`query`] with the result serialised in `format`.
+/// Runs the API `kind` with the JSON `options` and returns its result
+/// serialised in `format` (JSON: minified, with `JSON.stringify`'s exact
+/// bytes). `pattern` is the main pattern as UTF-16 when the wrapper passes it
+/// beside the JSON; `base` is the call's cancellation (its abort flag, its
+/// start for `timeoutMs`, and the progress counters the caller may read while
+/// it runs).
 pub fn query_encoded(
     kind: Command,
     options: &str,
@@ -233,7 +228,7 @@ fn smart_file_query_config(
     Ok((config, cancel))
 }
 
-/// [`query`] without the serialisation: the typed result.
+/// [`query_encoded`] without the serialisation: the typed result.
 pub fn query_output(
     command: Command,
     options: &str,

@@ -227,6 +227,7 @@ impl<'a> CharIndex<'a> {
     }
 
     /// Characters in the line.
+    #[cfg(test)]
     pub fn chars(&self) -> usize {
         self.total
     }

@@ -131,13 +131,6 @@ impl Matcher {
         }
     }
 
-    /// Whether a whole text may hold a match at all (the prefilter's verdict;
-    /// `false` lets a file be skipped before converting it for the exact
-    /// engine).
-    pub fn whole_may_match(&self, text: &str) -> bool {
-        self.fast.next_candidate(text, 0).is_some()
-    }
-
     /// Literals one of which every match contains (as the fast path's
     /// superset knows them), and the guards of texts where that may not
     /// hold (see [`sfq_fast::FastRegex::required_literals`]).

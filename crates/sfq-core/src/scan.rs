@@ -28,14 +28,8 @@ pub fn default_threads() -> usize {
 /// together, once the last is done.
 pub const CHUNK: usize = 16;
 
-/// Runs `work` over `items` on `threads` threads and feeds the results to
-/// `consume` in item order until it returns [`Flow::Stop`] or the items run
-/// out. Workers take items a chunk at a time and never run more than a
-/// window of items ahead of the consumer, so an early stop wastes little
-/// work; the consumer runs on the calling thread while the workers go on
-/// (no barrier between batches; with [`Batching::caller_works`] it works
-/// chunks too).
-/// Cancellation stops the workers and is reported.
+/// [`ordered_in`] with whole batches of [`CHUNK`] (the tests' shorthand).
+#[cfg(test)]
 pub fn ordered<'a, I, T, W, C>(
     items: &'a [I],
     threads: usize,

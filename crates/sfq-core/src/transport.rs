@@ -173,12 +173,14 @@ impl Assembler {
 
     /// Starts an object with `keys`: the next `keys.len()` values are its
     /// values, in order.
+    #[cfg(test)]
     pub fn object(&mut self, keys: &[&'static str]) {
         let id = self.shape_id(keys);
         self.out.ops.extend([OBJECT, id]);
     }
 
     /// Starts an array of `len` elements: the next `len` values.
+    #[cfg(test)]
     pub fn array(&mut self, len: usize) {
         self.out.ops.extend([ARRAY, len as u32]);
     }

@@ -29,8 +29,6 @@ use crate::pattern::{Boundary, Case, PatternSpec, Syntax};
 use crate::search::{self, FileText, Hit, Mode, SkipReason};
 use crate::text::Encoding;
 
-pub use report::Budget;
-
 /// seed 001's default exclusions (no option turns them off), on top of
 /// `.gitignore`.
 pub const EXCLUDES: &[&str] = &[
@@ -553,11 +551,6 @@ impl<'a> LineTable<'a> {
     /// How many lines the file has.
     pub fn len(&self) -> usize {
         self.spans.len()
-    }
-
-    /// Whether the file has no lines.
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
     }
 
     /// Line `i` (0-based).

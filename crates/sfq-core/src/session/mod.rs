@@ -17,7 +17,7 @@ pub mod grams;
 pub mod listing;
 pub mod watch;
 
-pub use cache::{CacheStats, ContentCache, RACY_WINDOW};
+pub use cache::ContentCache;
 
 use std::path::Path;
 use std::sync::Arc;
