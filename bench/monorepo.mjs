@@ -103,6 +103,10 @@ function makeTree() {
   writeFileSync(join(dir, '.gitignore'), 'node_modules/\n');
   console.error(`  written in ${((Date.now() - started) / 1000).toFixed(0)} s; git add/commit…`);
   git(dir, 'init', '-q', '-b', 'main');
+  // No `git gc --auto` in the background after the commit: it would make the
+  // timings that follow disk-bound.
+  git(dir, 'config', 'gc.auto', '0');
+  git(dir, 'config', 'maintenance.auto', 'false');
   git(dir, '-c', 'user.email=b@example.com', '-c', 'user.name=bench', 'add', '-A');
   git(dir, '-c', 'user.email=b@example.com', '-c', 'user.name=bench', 'commit', '-q', '-m', `monorepo, ${FILES} files`);
   writeFileSync(join(dir, '.git', 'info', 'exclude'), '.sfq-ready\n');
