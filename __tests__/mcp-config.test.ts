@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeServers, fails, ok, startServer } from './helpers/mcp';
 import { gitInit, makeTree } from './helpers/tree';
 
@@ -78,7 +78,8 @@ describe('the MCP layer and the engine read the same project config', () => {
         // The tool fails with the engine's error, and the wait reported the same problem.
         const failed = await fails(server, 'grep_content', { pattern: 'x', path: 'list' });
         expect(failed.code, text).toBe('EINVALIDCONFIG');
-        expect(server.stderr(), text).toContain(`smart-file-query mcp: ${engine.message}; waiting the default 30 s\n`);
+        // (The warning may reach the server's stderr after the answer.)
+        await vi.waitFor(() => expect(server.stderr(), text).toContain(`smart-file-query mcp: ${engine.message}; waiting the default 30 s\n`), { timeout: 10_000 });
       }
     } finally {
       rmSync(file);
