@@ -99,6 +99,12 @@ thread_local! {
 const KEEP_UNITS: usize = 1 << 16;
 
 impl Regex {
+    /// The engine's parsed tree of the source (the shortcuts of the glob
+    /// module are read off it, so that they agree with the regex).
+    pub fn ast(&self) -> &sfq_regex::ast::Pattern {
+        self.exact.ast()
+    }
+
     /// `regex.test(subject)` (a fresh `lastIndex` of 0).
     pub fn test(&self, subject: &str) -> bool {
         let fast = self.fast.get_or_init(|| FastRegex::new(self.exact.ast(), Scope::Whole));

@@ -15,8 +15,8 @@
 //! to `/` before matching.
 //!
 //! Speed: `*`, `**`, `**/*`, `*.ext` and `**/*.ext` have direct matchers;
-//! a simple pattern's longest literal piece rejects most paths first
-//! (`node_modules` for `**/node_modules/**`). Then the expression's
+//! the longest literal piece of the pattern's regex rejects most paths
+//! first (`node_modules` for `**/node_modules/**`). Then the expression's
 //! translation to `regex-automata` (`sfq-fast`: a superset without the
 //! lookarounds, exact when there were none) rejects most paths, and the
 //! engine decides the rest, on the path as UTF-16 in a buffer reused from
@@ -117,8 +117,8 @@ pub struct Glob {
     prefix: Option<String>,
     hidden_safe: bool,
     shape: Option<shape::Shape>,
-    /// Text every match contains (see [`required_literal`]): paths without
-    /// it are answered without the regex.
+    /// Text every match of the regex contains (see [`required_literal`]):
+    /// paths without it are answered without the regex.
     required: Option<String>,
 }
 
@@ -134,22 +134,52 @@ fn normalise(path: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The longest piece of one segment of `pattern` between wildcards (at
-/// least two characters, not all dots), which every path the pattern
-/// matches contains verbatim; `None` when the pattern has syntax beyond `*`,
-/// `?` and `/` (braces, classes, extglobs, escapes, negation, double
-/// quotes), where a piece need not appear as written: picomatch drops the
-/// quote characters of `"src"/*.js` (it matches `src/a.js`), and keeps
-/// those a run of text swallows (`a"b"c` matches only `a"b"c`).
-fn required_literal(pattern: &str) -> Option<String> {
-    if pattern.contains(['{', '}', '(', ')', '[', ']', '+', '@', '!', '\\', '$', '^', '|', '"']) {
+/// The longest run of text (at least two bytes) that every match of the
+/// regex contains, read off the engine's tree of the compiled source: the
+/// characters the top-level concatenation matches one after the other
+/// (capture groups and zero-width assertions do not break a run; classes,
+/// `.`, repetitions, alternations and backreferences do). Taken from the
+/// regex, not the glob, because picomatch's translation does not keep the
+/// glob's text: it drops a NUL that starts a token (`**\0ab` is
+/// `(?!\.)[^/]*?ab`), lets a `.` merged into text through unescaped
+/// (`****.js.` is `(?!\.)[^/]*?\.js.`), and drops or keeps double quotes.
+fn required_literal(ast: &sfq_regex::ast::Pattern) -> Option<String> {
+    use sfq_regex::ast::Node;
+    fn walk(node: &Node, run: &mut Vec<u16>, runs: &mut Vec<Vec<u16>>) {
+        match node {
+            Node::Char(c) => match u16::try_from(*c) {
+                Ok(c) => run.push(c),
+                Err(_) => runs.push(std::mem::take(run)),
+            },
+            Node::Empty | Node::Assertion(_) | Node::Lookaround(_) => {}
+            Node::Concat(nodes) => nodes.iter().for_each(|n| walk(n, run, runs)),
+            Node::Capture(c) => walk(&c.node, run, runs),
+            Node::Class(_) | Node::Alternation(_) | Node::Repeat(_) | Node::BackReference(_) => {
+                runs.push(std::mem::take(run))
+            }
+        }
+    }
+    if ast.unicode_mode() || ast.flags.ignore_case {
         return None;
     }
-    pattern
-        .split(['/', '*', '?'])
-        .filter(|piece| piece.len() >= 2 && !piece.bytes().all(|b| b == b'.'))
-        .max_by_key(|piece| piece.len())
-        .map(str::to_string)
+    let (mut run, mut runs) = (Vec::new(), Vec::new());
+    walk(&ast.root, &mut run, &mut runs);
+    runs.push(run);
+    // Code units to text: a lone surrogate ends a piece (a piece of a run is
+    // contained in every match too).
+    runs.iter()
+        .flat_map(|r| {
+            let mut pieces = vec![String::new()];
+            for c in char::decode_utf16(r.iter().copied()) {
+                match c {
+                    Ok(c) => pieces.last_mut().expect("a piece").push(c),
+                    Err(_) => pieces.push(String::new()),
+                }
+            }
+            pieces
+        })
+        .filter(|piece| piece.len() >= 2)
+        .max_by_key(String::len)
 }
 
 /// picomatch's `utils.basename`.
@@ -187,7 +217,11 @@ impl Glob {
                 return Err(GlobError::Unsupported { pattern: pattern.to_string(), reason });
             }
         };
-        let prefix = if parsed.negated || opts.basename { None } else { literal_prefix(pattern) };
+        let prefix = if parsed.negated || opts.basename {
+            None
+        } else {
+            literal_prefix(pattern, parsed.wild_dot)
+        };
         // The tail argument ("matches D, so matches D/…") needs every match to
         // run through the final globstar: no alternation at the top level.
         // A parenthesis (an extglob, or one left open, which picomatch closes
@@ -198,7 +232,12 @@ impl Glob {
             && !js::has_top_level_alternation(&parsed.output)
             && !pattern.contains(['(', ')'])
             && pattern.matches('{').count() == pattern.matches('}').count();
-        let hidden_safe = !opts.dot && !opts.basename && !parsed.negated && is_hidden_safe(pattern);
+        let hidden_safe = !opts.dot
+            && !opts.basename
+            && !parsed.negated
+            && !parsed.wild_dot
+            && is_hidden_safe(pattern);
+        let required = regex.as_ref().and_then(|r| required_literal(r.ast()));
         Ok(Glob {
             pattern: pattern.to_string(),
             regex,
@@ -208,7 +247,7 @@ impl Glob {
             prefix,
             hidden_safe,
             shape: parsed.shape,
-            required: if parsed.negated { None } else { required_literal(pattern) },
+            required,
         })
     }
 
@@ -291,7 +330,10 @@ impl Glob {
 }
 
 /// The directory part (ending in `/`) of the pattern's leading literal text.
-fn literal_prefix(pattern: &str) -> Option<String> {
+/// With `wild_dot` (see [`picomatch::Parsed::wild_dot`]) a `.` of the glob
+/// may match any character, `/` included, so the text ends before its first
+/// `.`.
+fn literal_prefix(pattern: &str, wild_dot: bool) -> Option<String> {
     let p = pattern.strip_prefix("./").unwrap_or(pattern);
     // A `|` reaches picomatch's regex as an alternation, at the top level
     // too: `ab/|**/@(a|b)` matches `a/b`, so no prefix is certain.
@@ -331,6 +373,10 @@ fn literal_prefix(pattern: &str) -> Option<String> {
         })
         .map(|(_, c)| c)
         .collect();
+    let lit = match lit.find('.') {
+        Some(dot) if wild_dot => lit[..dot].to_string(),
+        _ => lit,
+    };
     if lit.chars().count() == chars.len() && !lit.is_empty() {
         // A literal pattern matches itself only: nothing strictly below a
         // directory can match unless the pattern lies below it.
@@ -417,24 +463,93 @@ mod tests {
         Glob::new(p, &GlobOptions::default()).expect("glob").is_match(s)
     }
 
+    fn required(p: &str) -> Option<String> {
+        Glob::new(p, &GlobOptions::default()).expect("glob").required
+    }
+
     #[test]
     fn the_required_literal_is_a_piece_every_match_contains() {
-        use super::required_literal as r;
+        let r = required;
         assert_eq!(r("**/node_modules/**").as_deref(), Some("node_modules"));
         assert_eq!(r(".git/**").as_deref(), Some(".git"));
         assert_eq!(r("**/*.min.js").as_deref(), Some(".min.js"));
         assert_eq!(r("a/**/b"), None); // one-character pieces are not worth it
-        assert_eq!(r("../x/**"), None);
+        assert_eq!(r("../x/**").as_deref(), Some("../x"));
         assert_eq!(r("**/{a,bb}/**"), None);
         assert_eq!(r("!**/dist/**"), None);
-        // Quotes: picomatch drops some and keeps others, so no piece is certain.
-        assert_eq!(r("\"src\"/*.js"), None);
-        assert_eq!(r("a\"*\"b"), None);
+        // Quotes: the regex has the text picomatch kept, quotes or not.
+        assert_eq!(r("\"src\"/*.js").as_deref(), Some("src/"));
+        assert_eq!(r("a\"b\"c").as_deref(), Some("a\"b\"c"));
         // `**/x/**` matches `x` itself: pieces never hold the `/`s around them.
         assert!(m("**/node_modules/**", "node_modules"));
         assert!(m(".git/**", ".git"));
         assert!(!m("**/node_modules/**", "a/node_module/b"));
         assert!(m("**/node_modules/**", "a/node_modules/b/c.js"));
+    }
+
+    /// picomatch's `push` merges a `.` into the text before it by its value,
+    /// and a rebuilt output (`backtrack`, here from `****`) takes the token's
+    /// output: the last `.` of `****.js.` is a wildcard
+    /// (`(?!\.)[^/]*?\.js.`), so `.js.` is not required text (found by
+    /// SFQ_WALK_SEED=99).
+    #[test]
+    fn a_dot_merged_into_text_is_a_wildcard() {
+        let o = GlobOptions::default();
+        let dot = GlobOptions { dot: true, basename: false };
+        let base = GlobOptions { dot: false, basename: true };
+        let dot_base = GlobOptions { dot: true, basename: true };
+        assert_eq!(required("****.js.").as_deref(), Some(".js"));
+        for opts in [o, dot, base, dot_base] {
+            let g = Glob::new("****.js.", &opts).expect("g");
+            assert!(g.is_match("\"a.js\""), "{opts:?}");
+            assert!(g.is_match("){a,b}ab.jsb"), "{opts:?}");
+            assert!(!g.is_match("a.js"), "{opts:?}");
+        }
+        assert!(!Glob::new("****.js.", &o).expect("g").is_match(".jsa"));
+        assert!(Glob::new("****.js.", &dot).expect("g").is_match(".jsa"));
+        assert!(Glob::new("****.js.", &base).expect("g").is_match("**/\"a.js\""));
+        assert!(Glob::new("****.js.", &dot_base).expect("g").is_match("**/\"a.js\""));
+        // The same wildcard matches `/`: the leading text is no directory
+        // prefix past it, and a hidden segment can follow it.
+        let g = Glob::new("src/a.b/***", &o).expect("g");
+        assert!(g.is_match("src/axb/c") && g.is_match("src/a/b/c"));
+        assert!(g.could_match_under("src/axb") && g.could_match_under("src/a"));
+        assert!(!g.could_match_under("lib"));
+        assert_eq!(g.literal_dir(), Some("src"));
+        let h = Glob::new("*/ab..x/***", &o).expect("g");
+        assert!(h.is_match("q/ab/.x/y"));
+        assert!(!h.never_matches_hidden());
+        // Without a rebuilt output the dots stay escaped.
+        let e = Glob::new("src/a.b/**", &o).expect("g");
+        assert!(!e.is_match("src/axb/c") && e.is_match("src/a.b/c"));
+        assert_eq!(e.literal_dir(), Some("src/a.b"));
+        assert!(Glob::new("*/ab..x/**", &o).expect("g").never_matches_hidden());
+    }
+
+    /// picomatch's parser skips a NUL that starts a token (one inside a run
+    /// of text stays), so the regex of `**\0ab` is `(?!\.)[^/]*?ab`: `\0ab`
+    /// is not required text (found by SFQ_WALK_SEED=61, 76 and 106).
+    #[test]
+    fn a_nul_starting_a_token_is_dropped() {
+        let o = GlobOptions::default();
+        let dot = GlobOptions { dot: true, basename: false };
+        let base = GlobOptions { dot: false, basename: true };
+        let dot_base = GlobOptions { dot: true, basename: true };
+        for opts in [base, dot_base] {
+            let g = Glob::new("**\0ab", &opts).expect("g");
+            assert!(g.is_match("b/aa/!a/ab"), "{opts:?}");
+            let g = Glob::new("*\0src", &opts).expect("g");
+            assert!(g.is_match("src/") && g.is_match("'/src"), "{opts:?}");
+        }
+        for opts in [o, dot] {
+            assert!(Glob::new("/**,\0", &opts).expect("g").is_match("/\u{1F600},"), "{opts:?}");
+        }
+        assert_eq!(required("**\0ab").as_deref(), Some("ab"));
+        assert_eq!(required("*\0src").as_deref(), Some("src"));
+        assert_eq!(required("/**,\0"), None);
+        // Inside a run of text the NUL stays, and is required.
+        assert!(m("*a\0b", "xa\0b") && !m("*a\0b", "xab"));
+        assert_eq!(required("*a\0b").as_deref(), Some("a\0b"));
     }
 
     #[test]

@@ -28,6 +28,13 @@ pub struct Parsed {
     pub tail_globstar: bool,
     /// A fast-path pattern with a direct matcher.
     pub shape: Option<Shape>,
+    /// A `.` of the glob reached the output unescaped, so it matches any
+    /// character but a line terminator (`/` too). picomatch's `push` merges a
+    /// text token into the previous one by its value (`.`), not its output
+    /// (`\.`); that only shows when the output is rebuilt from the tokens
+    /// (`backtrack`: a run of three or more stars, a POSIX class, a brace
+    /// range), as in `****.js.` → `(?!\.)[^/]*?\.js.`.
+    pub wild_dot: bool,
 }
 
 /// Parse errors (picomatch throws these).
@@ -355,7 +362,13 @@ pub fn make(input: &[u16], dot: bool) -> Result<Parsed, ParseError> {
         let r = replacements(input);
         let r: &[u16] = r.strip_prefix(&u("./")[..]).unwrap_or(&r);
         let shape = String::from_utf16(r).ok().and_then(|s| Shape::recognise(&s));
-        return Ok(Parsed { output, negated: false, tail_globstar: r == u("**"), shape });
+        return Ok(Parsed {
+            output,
+            negated: false,
+            tail_globstar: r == u("**"),
+            shape,
+            wild_dot: false,
+        });
     }
     parse(input, dot, true)
 }
@@ -496,7 +509,13 @@ pub fn parse(input: &[u16], dot: bool, fastpaths_on: bool) -> Result<Parsed, Par
         }
         // utils.wrapOutput (state.negated is false here)
         let wrapped = cat(&[&u("^(?:"), &out, &u(")$")]);
-        return Ok(Parsed { output: wrapped, negated: false, tail_globstar: false, shape: None });
+        return Ok(Parsed {
+            output: wrapped,
+            negated: false,
+            tail_globstar: false,
+            shape: None,
+            wild_dot: false,
+        });
     }
 
     macro_rules! peek {
@@ -1113,17 +1132,33 @@ pub fn parse(input: &[u16], dot: bool, fastpaths_on: bool) -> Result<Parsed, Par
         push(&mut st!(), Tok::new(Ty::MaybeSlash, Vec::new(), Some(u("\\/?"))));
         tail_globstar = false;
     }
+    let mut wild_dot = false;
     if backtrack {
         output.clear();
         for &t in &tokens {
             output.extend_from_slice(arena[t].out_nullish());
+            wild_dot |= arena[t].ty == Ty::Text && has_bare_dot(arena[t].out_nullish());
         }
     }
     // A tail globstar is only trusted when it is the very last token.
     if tail_globstar && arena[prev].ty != Ty::Globstar {
         tail_globstar = false;
     }
-    Ok(Parsed { output, negated, tail_globstar, shape: None })
+    Ok(Parsed { output, negated, tail_globstar, shape: None, wild_dot })
+}
+
+/// Whether regex source `s` has a `.` that is not escaped.
+fn has_bare_dot(s: &[u16]) -> bool {
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            0x5C => i += 1, // `\`
+            0x2E => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The parser state `push` touches (picomatch's closure over `state`).
