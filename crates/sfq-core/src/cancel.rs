@@ -43,7 +43,7 @@ impl Progress {
         self.first_hits.lock().is_ok_and(|h| h.len() < FIRST_HITS)
     }
 
-    /// Adds a hit unless the report holds [`FIRST_HITS`] already.
+    /// Adds a hit unless the report holds `FIRST_HITS` already.
     pub fn add_hit(&self, path: &str, line: usize, text: &str) {
         if let Ok(mut hits) = self.first_hits.lock()
             && hits.len() < FIRST_HITS

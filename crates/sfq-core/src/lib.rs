@@ -142,7 +142,7 @@ pub enum Output {
 pub enum Format {
     /// Minified JSON with `JSON.stringify`'s exact bytes (the CLI's output).
     Json,
-    /// The compact transport (see [`transport`]), cheaper for JS to rebuild.
+    /// The compact transport (the `transport` module), cheaper for JS to rebuild.
     Compact,
 }
 
@@ -200,7 +200,7 @@ pub fn query_encoded_from(
 }
 
 /// `smartFileQuery` with its JSON written to `out` as the files are merged
-/// (see [`smart_file_query::write_json`]): the CLI's output with bounded
+/// (`smart_file_query::write_json`): the CLI's output with bounded
 /// memory. Returns the payload without its results, as JSON.
 pub fn query_to_writer(
     options: &str,

@@ -263,7 +263,7 @@ const SESSION_COMMANDS: [Command; 11] = [
     Command::GetOutline,
 ];
 
-/// A tree opened once and queried many times, through a [`Store`] whose
+/// A tree opened once and queried many times, through a store (`Store`) whose
 /// listings and texts are those a cold walk and a cold read give now (see
 /// the module's notes), so every answer is byte for byte the cold call's.
 #[derive(Debug)]
