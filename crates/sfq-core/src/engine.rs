@@ -75,11 +75,16 @@ impl Reader {
         &self,
         candidates: &[Candidate],
         matcher: &crate::matcher::Matcher,
+        threads: usize,
     ) -> Option<Vec<bool>> {
         match &self.source {
-            Source::Session(store) => {
-                store.cache.pruned(candidates, self.max_bytes, self.encoding, matcher.needles()?)
-            }
+            Source::Session(store) => store.cache.pruned(
+                candidates,
+                self.max_bytes,
+                self.encoding,
+                matcher.needles()?,
+                threads,
+            ),
             Source::Disk => None,
         }
     }
@@ -181,7 +186,7 @@ where
     W: Fn(&Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
-    let pruned = reader.pruned(candidates, matcher);
+    let pruned = reader.pruned(candidates, matcher, threads);
     let whole = crate::scan::Batching::whole(crate::scan::CHUNK);
     run_masked(candidates, pruned.as_deref(), threads, whole, cancel, work, |_| 0, collector)
 }

@@ -671,7 +671,7 @@ fn scan_files<F: Send>(
     };
     let weigh = |f: &Found<F>| f.count;
     // Files a session's index rules out are "no match" unsearched.
-    let pruned = config.reader().pruned(&candidates, &config.matcher);
+    let pruned = config.reader().pruned(&candidates, &config.matcher, config.threads);
     engine::run_masked(
         &candidates,
         pruned.as_deref(),

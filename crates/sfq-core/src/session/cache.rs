@@ -332,36 +332,60 @@ impl ContentCache {
 
     /// For each candidate, whether it is a trusted text of this encoding,
     /// within `max_bytes`, whose trigram filter proves it holds none of
-    /// `needles` (counted as pruned).
+    /// `needles` (counted as pruned); on up to `threads` threads.
     pub fn pruned(
         &self,
         candidates: &[Candidate],
         max_bytes: u64,
         encoding: Encoding,
         needles: &Needles,
+        threads: usize,
     ) -> Option<Vec<bool>> {
-        let inner = self.read_lock();
-        let calls = inner.calls;
-        let mut count = 0;
-        let mask = candidates
-            .iter()
-            .map(|c| {
-                let Some(e) = inner.entries.get(key(&c.abs)) else { return false };
-                let out = c.missing.is_none()
-                    && e.trusted
-                    && e.encoding == encoding
-                    && e.stamp.size <= max_bytes
-                    && e.grams.as_ref().is_some_and(|g| !g.may_match(needles));
-                if out {
-                    e.used.store(calls, Ordering::Relaxed);
-                    count += 1;
+        let part = |cands: &[Candidate]| {
+            let inner = self.read_lock();
+            let calls = inner.calls;
+            let mut count = 0;
+            let mask: Vec<bool> = cands
+                .iter()
+                .map(|c| {
+                    let Some(e) = inner.entries.get(key(&c.abs)) else { return false };
+                    let out = c.missing.is_none()
+                        && e.trusted
+                        && e.encoding == encoding
+                        && e.stamp.size <= max_bytes
+                        && e.grams.as_ref().is_some_and(|g| !g.may_match(needles));
+                    if out {
+                        e.used.store(calls, Ordering::Relaxed);
+                        count += 1;
+                    }
+                    out
+                })
+                .collect();
+            drop(inner);
+            self.pruned.fetch_add(count, Ordering::Relaxed);
+            mask
+        };
+        // Each lookup is a few cache misses (the key, the entry, the
+        // filter): worth threads from a few thousand candidates on.
+        let parts = threads.clamp(1, 8).min(candidates.len() / 4096 + 1);
+        if parts <= 1 {
+            return Some(part(candidates));
+        }
+        let size = candidates.len().div_ceil(parts);
+        Some(std::thread::scope(|s| {
+            let handles: Vec<_> =
+                candidates.chunks(size).map(|c| s.spawn(move || part(c))).collect();
+            let mut mask = Vec::with_capacity(candidates.len());
+            for h in handles {
+                // (A part that panicked rules nothing out.)
+                let len = mask.len();
+                match h.join() {
+                    Ok(m) => mask.extend(m),
+                    Err(_) => mask.resize(len + size.min(candidates.len() - len), false),
                 }
-                out
-            })
-            .collect();
-        drop(inner);
-        self.pruned.fetch_add(count, Ordering::Relaxed);
-        Some(mask)
+            }
+            mask
+        }))
     }
 
     /// [`ContentCache::read`], or `Ok(None)` for a trusted text whose
@@ -924,6 +948,32 @@ mod tests {
         cache.begin_call();
         let found = cache.read_unless(&cands[19], 1 << 20, Encoding::Utf8, Some(&n)).unwrap();
         assert!(found.is_some());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// The index pass on several threads marks what it marks on one.
+    #[test]
+    fn the_index_pass_on_threads_is_the_one_thread_pass() {
+        let root = tree("threads", 9000, 20);
+        let cands: Vec<Candidate> = (0..9000).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
+        let cache = ContentCache::new(root.clone(), 1 << 30, None);
+        cache.begin_call();
+        for c in &cands {
+            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
+        }
+        for e in cache.lock().entries.values_mut() {
+            e.trusted = true;
+        }
+        // "word1234" is in f1234.txt only.
+        let n = needles("word1234");
+        cache.begin_call();
+        let one = cache.pruned(&cands, 1 << 20, Encoding::Utf8, &n, 1).unwrap();
+        assert_eq!(cache.stats().files_pruned, 8999);
+        cache.begin_call();
+        let two = cache.pruned(&cands, 1 << 20, Encoding::Utf8, &n, 2).unwrap();
+        assert_eq!(cache.stats().files_pruned, 8999);
+        assert_eq!(one, two);
+        assert!(!one[1234] && one.iter().filter(|&&x| x).count() == 8999);
         std::fs::remove_dir_all(&root).unwrap();
     }
 
