@@ -561,12 +561,9 @@ impl ContentCache {
         };
         let text_bytes = if text.is_some() { text_bytes } else { 0 };
         let bytes = lean + text_bytes;
-        inner.bytes += bytes;
-        inner.text_bytes += text_bytes;
-        inner.index_bytes += index_bytes;
         let used = inner.calls;
-        inner.entries.insert(
-            key(&cand.abs).into(),
+        inner.add(
+            &cand.abs,
             Entry {
                 stamp,
                 encoding,
@@ -595,10 +592,9 @@ impl ContentCache {
         if !inner.room(bytes, limit, Room::Stale) {
             return;
         }
-        inner.bytes += bytes;
         let used = inner.calls;
-        inner.entries.insert(
-            key(&cand.abs).into(),
+        inner.add(
+            &cand.abs,
             Entry {
                 stamp,
                 encoding: Encoding::Utf8,
@@ -654,6 +650,14 @@ impl Inner {
         if let Some(old) = self.entries.remove(key) {
             self.forget(&old);
         }
+    }
+
+    /// Holds `entry` for `path` (whose entry was removed), its bytes counted.
+    fn add(&mut self, path: &Path, entry: Entry) {
+        self.bytes += entry.bytes;
+        self.text_bytes += entry.text_bytes;
+        self.index_bytes += entry.grams.as_ref().map_or(0, |g| g.bytes());
+        self.entries.insert(key(path).into(), entry);
     }
 
     /// Takes a removed entry's bytes off the counts.
