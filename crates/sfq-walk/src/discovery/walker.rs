@@ -166,7 +166,12 @@ impl<'a> Walker<'a> {
         if root_rel.is_empty() {
             self.cfg.root.clone()
         } else {
-            self.cfg.root.join(os_str(root_rel))
+            // Of its exact size (a join grows the root's buffer).
+            let mut abs =
+                PathBuf::with_capacity(self.cfg.root.as_os_str().len() + 1 + root_rel.len());
+            abs.push(&self.cfg.root);
+            abs.push(os_str(root_rel));
+            abs
         }
     }
 
@@ -448,13 +453,14 @@ impl<'a> Walker<'a> {
                 }
                 if enter {
                     let slot = self.next_slot.fetch_add(1, Ordering::Relaxed);
-                    let mut key = match std::str::from_utf8(rrel) {
-                        Ok(s) => s.to_owned(),
+                    let mut key = String::with_capacity(rrel.len() + 1);
+                    match std::str::from_utf8(rrel) {
+                        Ok(s) => key.push_str(s),
                         Err(_) => {
                             self.lossy.store(true, Ordering::Relaxed);
-                            String::from_utf8_lossy(rrel).into_owned()
+                            key.push_str(&String::from_utf8_lossy(rrel));
                         }
-                    };
+                    }
                     key.push('/');
                     subs.push((key, slot));
                     recurse.push((rel.clone(), dropped, slot));
@@ -491,6 +497,10 @@ impl<'a> Walker<'a> {
         // Nearly sorted already (children come in name order).
         entries.sort_unstable_by(|a, b| crate::cmp_utf16(&a.path, &b.path));
         subs.sort_unstable_by(|a, b| crate::cmp_utf16(&a.0, &b.0));
+        // Held until the walk ends: no growth slack (a directory of one
+        // file would keep room for four entries).
+        entries.shrink_to_fit();
+        subs.shrink_to_fit();
         if let Ok(mut out) = self.out.lock() {
             out.push(DirOut { slot, entries, subs });
         }
