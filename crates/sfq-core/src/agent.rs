@@ -308,7 +308,7 @@ fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
         let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
         Ok(Base::Dir { abs, prefix })
     } else {
-        Ok(Base::File(Candidate { rel, abs, missing: None, regular: meta.is_file() }))
+        Ok(Base::File(Candidate::named(rel, abs, meta.is_file())))
     }
 }
 
@@ -387,7 +387,7 @@ impl Collector<FileLines> for LinesCollector {
                 f.files_searched += 1;
                 f.files_with_matches += 1;
                 f.total += lines.count;
-                let path: Arc<str> = cand.rel.as_str().into();
+                let path: Arc<str> = cand.rel().into();
                 let page_end = self.offset + self.want;
                 // The worker kept fewer lines than were found and wanted:
                 // those past them did not fit the budget.
@@ -530,7 +530,7 @@ impl LineScan {
             let path = entries[i].0.clone();
             let end = i + entries[i..].iter().take_while(|(p, _)| *p == path).count();
             let abs = self.root.join(&*path);
-            let cand = Candidate { rel: path.to_string(), abs, missing: None, regular: false };
+            let cand = Candidate::named(path.to_string(), abs, false);
             if let Ok(text) = self.reader.read(&cand) {
                 label(&path, &text, entries[i..end].iter_mut().map(|(_, e)| e));
             }
@@ -575,7 +575,8 @@ impl LineScan {
             ignore_files: excluded,
             // No lstat per file: the reader takes the size from the opened file.
             metadata: false,
-            abs_paths: true,
+            // A candidate makes its absolute path when it is opened.
+            abs_paths: false,
             threads: self.threads,
             recurse_submodules: self.recurse_submodules,
             source: self.reader.source.clone(),
@@ -586,7 +587,7 @@ impl LineScan {
             discovery::candidates_and_dropped(abs, &profile, cancel, excluded && self.hint)?;
         if !prefix.is_empty() {
             for c in &mut listed.items {
-                c.rel.insert_str(0, prefix);
+                c.prefix(prefix);
             }
             for d in &mut listed.not_checked_out.dirs {
                 d.insert_str(0, prefix);
@@ -630,7 +631,7 @@ impl LineScan {
                     }
                 }
             } else if self.include.as_ref().is_none_or(|i| i.is_match(path)) {
-                vec![Candidate { rel: path.clone(), abs, missing: None, regular: false }]
+                vec![Candidate::named(path.clone(), abs, false)]
             } else {
                 vec![]
             };
@@ -1007,7 +1008,7 @@ pub fn grep_content(
     let base = resolve_base(&root, raw.string("path")?)?;
     let path = match &base {
         Base::Dir { abs, .. } => abs.display().to_string(),
-        Base::File(c) => c.abs.display().to_string(),
+        Base::File(c) => c.abs().display().to_string(),
     };
     let scan = LineScan {
         base,

@@ -15,13 +15,22 @@ use crate::cancel::Cancel;
 use crate::engine::Source;
 use crate::error::{Error, ErrorCode, Result, io_code};
 
-/// A file to search.
+/// A file to search: its root-relative path, and where to open it.
+///
+/// Held once per listed file by every search, so it holds one string: the
+/// absolute path is made when the file is opened ([`Candidate::abs`]), from
+/// the folder walked (shared by every candidate of a walk) and the path,
+/// unless the real bytes differ from the lossy path (a name that is not
+/// UTF-8), which are then kept.
 #[derive(Debug, Clone)]
 pub struct Candidate {
     /// Root-relative POSIX path (lossy for names that are not UTF-8).
-    pub rel: String,
-    /// Absolute path with the real bytes.
-    pub abs: PathBuf,
+    rel: String,
+    /// Where `rel`'s part relative to the folder walked starts (after a
+    /// prefix given by [`Candidate::prefix`]).
+    tail: u32,
+    /// The folder walked, or the file's own absolute path.
+    base: Base,
     /// OS error code when a tracked file could not be found on disk.
     pub missing: Option<i32>,
     /// Listed by the walk as a regular file (not a path named by the caller,
@@ -30,11 +39,84 @@ pub struct Candidate {
     pub regular: bool,
 }
 
+#[derive(Debug, Clone)]
+enum Base {
+    /// The folder walked: the file is this joined with the path's tail.
+    Folder(Arc<PathBuf>),
+    /// The file's absolute path (a file named by the caller, a name that is
+    /// not UTF-8).
+    Own(Box<Path>),
+}
+
 impl Candidate {
+    /// A file named by the caller: `rel` for answers, `abs` to open.
+    pub fn named(rel: String, abs: PathBuf, regular: bool) -> Candidate {
+        Candidate { rel, tail: 0, base: Base::Own(abs.into_boxed_path()), missing: None, regular }
+    }
+
+    /// A file a walk of `folder` listed (`abs`: its absolute path when the
+    /// walk kept it, else `folder` joined with `rel`).
+    fn listed(folder: &Arc<PathBuf>, e: Entry) -> Candidate {
+        let base = if e.abs_path.as_os_str().is_empty() || joins(folder, &e.path, &e.abs_path) {
+            Base::Folder(folder.clone())
+        } else {
+            Base::Own(e.abs_path.into_boxed_path())
+        };
+        Candidate { rel: e.path, tail: 0, base, missing: e.missing, regular: true }
+    }
+
+    /// Root-relative POSIX path (lossy for names that are not UTF-8).
+    pub fn rel(&self) -> &str {
+        &self.rel
+    }
+
+    /// Puts `prefix` before the path (a walk of a folder below the root).
+    pub fn prefix(&mut self, prefix: &str) {
+        self.rel.insert_str(0, prefix);
+        self.tail = self.tail.saturating_add(prefix.len() as u32);
+    }
+
+    /// The absolute path with the real bytes.
+    pub fn abs(&self) -> std::borrow::Cow<'_, Path> {
+        match &self.base {
+            Base::Own(abs) => std::borrow::Cow::Borrowed(abs),
+            Base::Folder(folder) => {
+                let tail = self.rel.get(self.tail as usize..).unwrap_or_default();
+                let mut abs = PathBuf::with_capacity(folder.as_os_str().len() + 1 + tail.len());
+                abs.push(folder.as_path());
+                abs.push(tail);
+                std::borrow::Cow::Owned(abs)
+            }
+        }
+    }
+
+    /// [`Candidate::abs`], written in `buf` (a search's lookups of many
+    /// candidates reuse one buffer).
+    pub fn abs_in<'b>(&'b self, buf: &'b mut PathBuf) -> &'b Path {
+        match &self.base {
+            Base::Own(abs) => abs,
+            Base::Folder(folder) => {
+                buf.clear();
+                buf.push(folder.as_path());
+                buf.push(self.rel.get(self.tail as usize..).unwrap_or_default());
+                buf
+            }
+        }
+    }
+
     /// The Node-style code of a tracked-but-missing file (`ENOENT`).
     pub fn missing_code(&self) -> Option<&'static str> {
         self.missing.map(|code| io_code(&std::io::Error::from_raw_os_error(code)))
     }
+}
+
+/// Whether `abs` is `folder` joined with `rel`.
+fn joins(folder: &Path, rel: &str, abs: &Path) -> bool {
+    let (f, a) = (folder.as_os_str().as_encoded_bytes(), abs.as_os_str().as_encoded_bytes());
+    a.len() == f.len() + 1 + rel.len()
+        && a.starts_with(f)
+        && a[f.len()] == std::path::MAIN_SEPARATOR as u8
+        && a.ends_with(rel.as_bytes())
 }
 
 /// What an API's profile decides about discovery.
@@ -56,9 +138,10 @@ pub struct DiscoveryProfile {
     /// Whether each entry is `lstat`ed for its size and time (a listing
     /// that stats only the entries it returns turns it off).
     pub metadata: bool,
-    /// Whether each entry carries its absolute path (the search profiles
-    /// open every file by it; a listing that stats during the walk joins
-    /// the root and the path for the few it needs).
+    /// Whether each entry carries its absolute path (a listing that stats
+    /// each file it returns; candidates make theirs when they are opened,
+    /// see [`Candidate::abs`], and a listing that stats during the walk
+    /// joins the root and the path for the few it needs).
     pub abs_paths: bool,
     /// Worker threads.
     pub threads: usize,
@@ -244,10 +327,11 @@ pub fn candidates_and_dropped(
 ) -> Result<Listed<Candidate>> {
     let Listed { items, unreadable, dropped, not_checked_out, deferred } =
         listing(root, profile, cancel, report_dropped)?;
+    let folder = Arc::new(root.to_path_buf());
     let items = items
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
-        .map(|e| Candidate { rel: e.path, abs: e.abs_path, missing: e.missing, regular: true })
+        .map(|e| Candidate::listed(&folder, e))
         .collect();
     Ok(Listed { items, unreadable, dropped, not_checked_out, deferred })
 }

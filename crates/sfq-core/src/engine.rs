@@ -62,7 +62,7 @@ impl Reader {
             return Err(SkipReason::ReadError(code));
         }
         match &self.source {
-            Source::Disk => search::load(&cand.abs, self.max_bytes, self.encoding, cand.regular)
+            Source::Disk => search::load(&cand.abs(), self.max_bytes, self.encoding, cand.regular)
                 .map(|(text, size)| (Arc::new(text), size)),
             Source::Session(store) => store.cache.read(cand, self.max_bytes, self.encoding),
         }

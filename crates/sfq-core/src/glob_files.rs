@@ -245,7 +245,7 @@ fn hint(
                 hidden: true,
                 ignore_files: false,
                 metadata: false,
-                abs_paths: true,
+                abs_paths: false,
                 threads: profile.threads,
                 recurse_submodules: profile.recurse_submodules,
                 source: profile.source.clone(),

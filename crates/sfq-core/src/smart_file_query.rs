@@ -402,7 +402,7 @@ fn with_view<R>(
         return Outcome::NoMatch;
     }
     let view = FileView::new(
-        &cand.rel,
+        cand.rel(),
         size,
         &text,
         &hits,
@@ -498,7 +498,7 @@ impl<F> MaxMatches<'_, '_, F> {
         self.out.aggregate.files_visited += 1;
         let found = match outcome {
             Outcome::Skipped(reason) => {
-                self.out.skipped.push(Skipped::new(cand.rel.clone(), reason));
+                self.out.skipped.push(Skipped::new(cand.rel().to_string(), reason));
                 return Ok(Flow::Continue);
             }
             Outcome::NoMatch => return Ok(Flow::Continue),
@@ -542,7 +542,7 @@ impl<F> MaxMatches<'_, '_, F> {
                     _ => {
                         return Err(crate::error::Error::new(
                             crate::error::ErrorCode::Internal,
-                            format!("{}: the file changed while it was searched", cand.rel),
+                            format!("{}: the file changed while it was searched", cand.rel()),
                         ));
                     }
                 }
@@ -592,7 +592,8 @@ fn scan_files<F: Send>(
         ignore_files: true,
         // No lstat per file: the reader takes the size from the opened file.
         metadata: false,
-        abs_paths: true,
+        // A candidate makes its absolute path when it is opened.
+        abs_paths: false,
         threads: config.threads,
         recurse_submodules: config.recurse_submodules,
         source: config.source.clone(),
@@ -954,7 +955,7 @@ pub fn write_json(
                     Outcome::Matched(r) => r.map_err(|e| written(e.into())),
                     _ => Err(crate::error::Error::new(
                         crate::error::ErrorCode::Internal,
-                        format!("{}: the file changed while it was searched", cand.rel),
+                        format!("{}: the file changed while it was searched", cand.rel()),
                     )),
                 }
             }

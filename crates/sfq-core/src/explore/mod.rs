@@ -332,7 +332,7 @@ impl Scope {
         if shared.len() > 1 {
             let (files, bad) = self.walk(&self.root, "", Some(&shared), cancel)?;
             for p in &shared {
-                if !files.iter().any(|f| under(p, &f.rel)) {
+                if !files.iter().any(|f| under(p, f.rel())) {
                     alone.extend(self.paths.iter().find(|(rel, _)| rel == p));
                 }
             }
@@ -351,15 +351,7 @@ impl Scope {
                             let prefix = if rel == "." { String::new() } else { format!("{rel}/") };
                             self.walk(&abs, &prefix, None, cancel)
                         } else {
-                            Ok((
-                                vec![Candidate {
-                                    rel: rel.clone(),
-                                    abs,
-                                    missing: None,
-                                    regular: false,
-                                }],
-                                0,
-                            ))
+                            Ok((vec![Candidate::named(rel.clone(), abs, false)], 0))
                         }
                     })
                 })
@@ -381,8 +373,8 @@ impl Scope {
             unreadable += bad;
         }
         if self.paths.len() > 1 {
-            all.sort_by(|a, b| a.rel.encode_utf16().cmp(b.rel.encode_utf16()));
-            all.dedup_by(|a, b| a.rel == b.rel);
+            all.sort_by(|a, b| a.rel().encode_utf16().cmp(b.rel().encode_utf16()));
+            all.dedup_by(|a, b| a.rel() == b.rel());
         }
         Ok((all, unreadable))
     }
@@ -415,14 +407,15 @@ impl Scope {
             ignore_files: true,
             // No lstat per file: the reader takes the size from the opened file.
             metadata: false,
-            abs_paths: true,
+            // A candidate makes its absolute path when it is opened.
+            abs_paths: false,
             threads: self.threads,
             recurse_submodules: self.recurse_submodules,
             source: self.source.clone(),
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;
         for f in &mut files {
-            f.rel.insert_str(0, prefix);
+            f.prefix(prefix);
         }
         Ok((files, unreadable.len() as u64))
     }
@@ -685,7 +678,7 @@ impl<T> crate::engine::Collector<T> for Merged<T> {
             Outcome::Matched(result) => {
                 self.files_searched += 1;
                 self.matches += (self.count)(&result);
-                self.files.push((cand.rel.clone(), result));
+                self.files.push((cand.rel().to_string(), result));
                 if self.matches >= SCAN_LIMIT {
                     self.at_least = true;
                     return Ok(Flow::Stop);

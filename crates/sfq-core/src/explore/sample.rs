@@ -122,7 +122,7 @@ fn file_sample(cand: &Candidate, text: &crate::search::FileText, hits: &[Hit]) -
             let (first, size) = groups[k];
             let rep = &hits[first];
             SampleCluster {
-                path: cand.rel.clone(),
+                path: cand.rel().to_string(),
                 line: rep.line + 1,
                 cluster: k + 1,
                 of: groups.len(),

@@ -101,7 +101,7 @@ pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
             ),
         ));
     }
-    let cand = Candidate { rel: rel.clone(), abs, missing: None, regular: meta.is_file() };
+    let cand = Candidate::named(rel.clone(), abs, meta.is_file());
     cancel.check()?;
     let text = reader(raw).read(&cand).map_err(|reason| match reason {
         SkipReason::Binary => Error::new(

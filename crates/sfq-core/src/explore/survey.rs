@@ -461,10 +461,10 @@ impl Collector<Vec<u64>> for Tally<'_> {
         self.files_searched += 1;
         let groups: Vec<usize> = if self.scope.explicit {
             (0..self.scope.paths.len())
-                .filter(|&g| under(&self.scope.paths[g].0, &cand.rel))
+                .filter(|&g| under(&self.scope.paths[g].0, cand.rel()))
                 .collect()
         } else {
-            vec![self.group(top_level(&cand.rel))]
+            vec![self.group(top_level(cand.rel()))]
         };
         for (i, &n) in counts.iter().enumerate() {
             if n == 0 || self.done[i].load(Ordering::Relaxed) {

@@ -345,10 +345,11 @@ impl ContentCache {
             let inner = self.read_lock();
             let calls = inner.calls;
             let mut count = 0;
+            let mut abs = std::path::PathBuf::new();
             let mask: Vec<bool> = cands
                 .iter()
                 .map(|c| {
-                    let Some(e) = inner.entries.get(key(&c.abs)) else { return false };
+                    let Some(e) = inner.entries.get(key(c.abs_in(&mut abs))) else { return false };
                     let out = c.missing.is_none()
                         && e.trusted
                         && e.encoding == encoding
@@ -398,9 +399,11 @@ impl ContentCache {
         encoding: Encoding,
         needles: Option<&Needles>,
     ) -> Result<Option<(Arc<FileText>, u64)>, SkipReason> {
+        let abs = cand.abs();
+        let abs = &*abs;
         let cold = || {
             self.read.fetch_add(1, Ordering::Relaxed);
-            search::load(&cand.abs, max_bytes, encoding, cand.regular)
+            search::load(abs, max_bytes, encoding, cand.regular)
                 .map(|(text, size)| (Arc::new(text), size))
         };
         let epoch;
@@ -408,7 +411,7 @@ impl ContentCache {
             let inner = self.read_lock();
             epoch = inner.epoch;
             let calls = inner.calls;
-            if let Some(e) = inner.entries.get(key(&cand.abs))
+            if let Some(e) = inner.entries.get(key(abs))
                 && e.trusted
                 && e.stamp.size > max_bytes
             {
@@ -419,7 +422,7 @@ impl ContentCache {
                 self.reused.fetch_add(1, Ordering::Relaxed);
                 return Err(SkipReason::MaxFileSizeExceeded(size));
             }
-            if let Some(e) = inner.entries.get(key(&cand.abs))
+            if let Some(e) = inner.entries.get(key(abs))
                 && e.trusted
                 && e.encoding == encoding
             {
@@ -441,8 +444,8 @@ impl ContentCache {
         }
         // Watched before the stat and the read: a change after them is an
         // event.
-        let watched = self.watched(&cand.abs);
-        let Some(stamp) = Stamp::of(&cand.abs) else { return cold().map(Some) };
+        let watched = self.watched(abs);
+        let Some(stamp) = Stamp::of(abs) else { return cold().map(Some) };
         if stamp.size > max_bytes {
             // The cold reader's skip (it reads 64 KiB before it looks at the
             // size); its size kept, for the next call to skip it unread.
@@ -457,7 +460,7 @@ impl ContentCache {
             let mut inner = self.lock();
             let calls = inner.calls;
             let same_epoch = inner.epoch == epoch;
-            if let Some(e) = inner.entries.get_mut(key(&cand.abs))
+            if let Some(e) = inner.entries.get_mut(key(abs))
                 && e.stamp == stamp
                 && e.encoding == encoding
             {
@@ -487,7 +490,7 @@ impl ContentCache {
         // falls in the racy window), and is an event if watched.
         let started = SystemTime::now();
         self.read.fetch_add(1, Ordering::Relaxed);
-        let result = search::load(&cand.abs, max_bytes, encoding, cand.regular);
+        let result = search::load(abs, max_bytes, encoding, cand.regular);
         let text = match result {
             Ok((text, size)) => {
                 let text = Arc::new(if size == stamp.size { text.compact() } else { text });
@@ -521,6 +524,7 @@ impl ContentCache {
         watched: bool,
         epoch: u64,
     ) {
+        let abs = cand.abs();
         let started_ns =
             started.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128);
         let racy = stamp.mtime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128
@@ -542,14 +546,14 @@ impl ContentCache {
             Ok(t) => text_bytes(t),
             Err(_) => 0,
         };
-        let lean = cand.abs.as_os_str().len() as u64 + ENTRY_BYTES + index_bytes;
+        let lean = abs.as_os_str().len() as u64 + ENTRY_BYTES + index_bytes;
         let limit = self.limit();
         let mut inner = self.lock();
         let trusted = may_trust && inner.epoch == epoch;
         if racy && !trusted {
             return;
         }
-        inner.remove(&cand.abs);
+        inner.remove(&abs);
         // The text and its filter; else the filter alone; else nothing.
         let whole = inner.room(lean + text_bytes, limit, Room::Stale);
         let text = if whole {
@@ -563,7 +567,7 @@ impl ContentCache {
         let bytes = lean + text_bytes;
         let used = inner.calls;
         inner.add(
-            &cand.abs,
+            &abs,
             Entry {
                 stamp,
                 encoding,
@@ -584,17 +588,18 @@ impl ContentCache {
     /// filter), trusted as [`ContentCache::keep`] trusts a text; a size is
     /// never racy (a write that changes it changes the stamp).
     fn keep_size(&self, cand: &Candidate, stamp: Stamp, watched: bool, epoch: u64) {
-        let bytes = cand.abs.as_os_str().len() as u64 + ENTRY_BYTES;
+        let abs = cand.abs();
+        let bytes = abs.as_os_str().len() as u64 + ENTRY_BYTES;
         let limit = self.limit();
         let mut inner = self.lock();
         let trusted = watched && stamp.nlink == 1 && inner.epoch == epoch;
-        inner.remove(&cand.abs);
+        inner.remove(&abs);
         if !inner.room(bytes, limit, Room::Stale) {
             return;
         }
         let used = inner.calls;
         inner.add(
-            &cand.abs,
+            &abs,
             Entry {
                 stamp,
                 encoding: Encoding::Utf8,
@@ -779,7 +784,7 @@ mod tests {
     use super::*;
 
     fn cand(root: &Path, rel: &str) -> Candidate {
-        Candidate { rel: rel.to_string(), abs: root.join(rel), missing: None, regular: true }
+        Candidate::named(rel.to_string(), root.join(rel), true)
     }
 
     fn age(path: &Path, secs_ago: u64) {

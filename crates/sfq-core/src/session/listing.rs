@@ -99,10 +99,11 @@ impl Whole {
         for (i, e) in entries.into_iter().enumerate() {
             paths.push_str(&e.path);
             let abs = e.abs_path.as_os_str().as_encoded_bytes();
-            let joined = abs.len() == root_bytes.len() + 1 + e.path.len()
-                && abs.starts_with(root_bytes)
-                && abs[root_bytes.len()] == std::path::MAIN_SEPARATOR as u8
-                && abs.ends_with(e.path.as_bytes());
+            let joined = abs.is_empty()
+                || abs.len() == root_bytes.len() + 1 + e.path.len()
+                    && abs.starts_with(root_bytes)
+                    && abs[root_bytes.len()] == std::path::MAIN_SEPARATOR as u8
+                    && abs.ends_with(e.path.as_bytes());
             if !joined {
                 odd.insert(i as u32, e.abs_path);
             }
@@ -140,13 +141,15 @@ impl Whole {
         &self.paths[start..self.items[i].end as usize]
     }
 
-    /// Entry `i` as the walk gave it (without size and time).
-    fn entry(&self, i: usize) -> Entry {
+    /// Entry `i` as the walk gave it (without size and time; its absolute
+    /// path when `abs` or when it is not the root joined with the path).
+    fn entry(&self, i: usize, abs: bool) -> Entry {
         let item = self.items[i];
         let path = self.path(i);
         let abs_path = match self.odd.get(&(i as u32)) {
             Some(abs) => abs.clone(),
-            None => self.root.join(path),
+            None if abs => self.root.join(path),
+            None => PathBuf::new(),
         };
         Entry {
             path: path.to_string(),
@@ -392,7 +395,7 @@ fn filter(whole: &Whole, range: std::ops::Range<usize>, profile: &DiscoveryProfi
                 continue;
             }
         }
-        out.push(whole.entry(i));
+        out.push(whole.entry(i, profile.abs_paths || profile.metadata));
     }
     out
 }

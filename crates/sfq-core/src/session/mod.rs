@@ -190,7 +190,9 @@ impl Store {
             hidden: true,
             ignore_files: true,
             metadata: false,
-            abs_paths: true,
+            // Kept compact: the absolute path is the root joined with the
+            // path, unless a name is not UTF-8 (the walk then gives it).
+            abs_paths: false,
             threads: profile.threads,
             recurse_submodules: false,
             source: Source::Disk,
