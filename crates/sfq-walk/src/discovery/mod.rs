@@ -184,12 +184,9 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
         return Err(WalkError::Cancelled);
     }
     let parts = walker.out.into_inner().unwrap_or_else(|p| p.into_inner());
-    let entries = if walker.lossy.load(Ordering::Relaxed) || !extra.is_empty() {
-        let mut entries: Vec<Entry> =
-            Vec::with_capacity(parts.iter().map(|p| p.entries.len()).sum::<usize>() + extra.len());
-        for p in parts {
-            entries.extend(p.entries);
-        }
+    let mut entries = walker.entries.into_inner().unwrap_or_else(|p| p.into_inner());
+    if walker.lossy.load(Ordering::Relaxed) || !extra.is_empty() {
+        drop(parts);
         entries.extend(extra);
         if !walker.cfg.abs_paths {
             // Ties are ordered by the real bytes of the absolute paths.
@@ -198,10 +195,9 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
             }
         }
         sort_entries(&mut entries);
-        entries
     } else {
-        assemble(parts, walker.next_slot.load(Ordering::Relaxed))
-    };
+        assemble(parts, &mut entries);
+    }
     let mut errors = walker.errors.into_inner().unwrap_or_else(|p| p.into_inner());
     errors.sort_by(|a, b| a.path.cmp(&b.path));
     let mut dropped = walker.dropped.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -213,52 +209,60 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
     Ok(Listing { entries, errors, mode, dropped, not_checked_out })
 }
 
-/// Merges the directories' parts (see [`walker::DirOut`]) depth first from
-/// slot 0: the listing in path order.
-fn assemble(parts: Vec<walker::DirOut>, slots: usize) -> Vec<Entry> {
-    use std::iter::Peekable;
-    use std::vec::IntoIter;
-    /// A part being merged: its entries and its subdirectories' keys left.
-    struct Open(Peekable<IntoIter<Entry>>, Peekable<IntoIter<(String, usize)>>);
-    let total = parts.iter().map(|p| p.entries.len()).sum();
-    let mut by_slot: Vec<Option<walker::DirOut>> = (0..slots.max(1)).map(|_| None).collect();
-    for p in parts {
-        let slot = p.slot;
-        if let Some(s) = by_slot.get_mut(slot) {
-            *s = Some(p);
-        }
+/// Puts `entries` (the directories' parts one after the other, see
+/// [`walker::DirOut`]) in path order: the parts merged depth first from
+/// slot 0, in place (the listing is held once, plus four bytes an entry for
+/// the order).
+fn assemble(mut parts: Vec<walker::DirOut>, entries: &mut [Entry]) {
+    parts.sort_unstable_by_key(|p| p.slot);
+    let part = |slot: usize| parts.binary_search_by_key(&slot, |p| p.slot).ok().map(|i| &parts[i]);
+    /// A part being merged: its next entry and next subdirectory.
+    struct Open<'p> {
+        part: &'p walker::DirOut,
+        entry: usize,
+        sub: usize,
     }
-    let mut open = |slot: usize| -> Option<Open> {
-        let part = by_slot.get_mut(slot)?.take()?;
-        Some(Open(part.entries.into_iter().peekable(), part.subs.into_iter().peekable()))
-    };
-    let mut out = Vec::with_capacity(total);
-    let mut stack: Vec<Open> = open(0).into_iter().collect();
-    while let Some(Open(entries, subs)) = stack.last_mut() {
+    // order[i]: where the entry that goes to i is now.
+    let mut order: Vec<u32> = Vec::with_capacity(entries.len());
+    let mut stack: Vec<Open<'_>> =
+        part(0).map(|part| Open { part, entry: 0, sub: 0 }).into_iter().collect();
+    while let Some(open) = stack.last_mut() {
+        let p = open.part;
+        let (next, key) = (p.entries.start + open.entry, p.subs.get(open.sub));
+        let entry = (next < p.entries.end).then(|| &entries[next]);
         // The next of this part's entries, unless a subdirectory sorts first.
-        let sub_first = match (entries.peek(), subs.peek()) {
+        let sub_first = match (entry, key) {
             (_, None) => false,
             (None, Some(_)) => true,
             (Some(e), Some((key, _))) => crate::cmp_utf16(key, &e.path).is_lt(),
         };
         if sub_first {
-            let Some((_, slot)) = subs.next() else { continue };
-            if let Some(part) = open(slot) {
-                stack.push(part);
+            let slot = key.map_or(usize::MAX, |k| k.1);
+            open.sub += 1;
+            if let Some(part) = part(slot) {
+                stack.push(Open { part, entry: 0, sub: 0 });
             }
-        } else if let Some(e) = entries.next() {
-            out.push(e);
+        } else if entry.is_some() {
+            order.push(next as u32);
+            open.entry += 1;
         } else {
             stack.pop();
         }
     }
-    out
+    debug_assert_eq!(order.len(), entries.len(), "every part is reached from slot 0");
+    if order.len() != entries.len() {
+        // (Not reached: every part's slot is in its parent's subdirectories.)
+        sort_entries(entries);
+        return;
+    }
+    drop(parts);
+    permute(entries, order);
 }
 
 /// Sorts by the UTF-16 order of the path (ties, possible only between lossy
 /// names, by the real bytes). Byte order is already UTF-16 order unless both
 /// paths hold a byte >= 0xEE, so most comparisons are a `memcmp`.
-fn sort_entries(entries: &mut Vec<Entry>) {
+fn sort_entries(entries: &mut [Entry]) {
     use rayon::slice::ParallelSliceMut;
     let mut keys: Vec<(&[u8], bool, u32)> = entries
         .iter()
@@ -285,9 +289,25 @@ fn sort_entries(entries: &mut Vec<Entry>) {
         keys.sort_unstable_by(cmp);
     }
     let order: Vec<u32> = keys.into_iter().map(|k| k.2).collect();
-    let mut slots: Vec<Option<Entry>> = std::mem::take(entries).into_iter().map(Some).collect();
-    entries
-        .extend(order.into_iter().filter_map(|i| slots.get_mut(i as usize).and_then(Option::take)));
+    permute(entries, order);
+}
+
+/// Puts at each `i` the entry now at `order[i]` (a permutation), in place:
+/// each cycle in turn, by swaps.
+fn permute(entries: &mut [Entry], mut order: Vec<u32>) {
+    for start in 0..order.len() {
+        let mut at = start;
+        loop {
+            let from = order[at] as usize;
+            // A placed entry's order points at itself.
+            order[at] = at as u32;
+            if from == start || from == at {
+                break;
+            }
+            entries.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 fn walk_plain(
@@ -303,6 +323,7 @@ fn walk_plain(
         prefix: Vec::new(),
         git_mode: false,
         out: Mutex::new(Vec::new()),
+        entries: Mutex::new(Vec::new()),
         next_slot: AtomicUsize::new(1),
         lossy: AtomicBool::new(false),
         errors: Mutex::new(Vec::new()),
@@ -512,6 +533,9 @@ fn walk_git(
         prefix,
         git_mode: true,
         out: Mutex::new(Vec::new()),
+        // Room for the tracked files under the root (most of a listing):
+        // untouched room costs no memory, growth would copy.
+        entries: Mutex::new(Vec::with_capacity(index.range_under(&repo.prefix).len())),
         next_slot: AtomicUsize::new(1),
         lossy: AtomicBool::new(false),
         errors: Mutex::new(early_errors),

@@ -31,6 +31,9 @@ pub(crate) struct Walker<'a> {
     pub git_mode: bool,
     /// What each walked directory produced (see [`DirOut`]).
     pub out: Mutex<Vec<DirOut>>,
+    /// Every entry listed, each directory's part after the other: the
+    /// listing, put in order in place at the end.
+    pub entries: Mutex<Vec<Entry>>,
     /// The next free [`DirTask::slot`] (the first task has slot 0).
     pub next_slot: AtomicUsize,
     /// Whether some name was not UTF-8: lossy paths can tie, and ties are
@@ -66,13 +69,14 @@ pub(crate) struct DirTask {
 
 /// One walked directory's part of the listing: its entries (direct
 /// children, and tracked files resolved below subdirectories it did not
-/// enter), sorted by path, and the subdirectories walked on their own, as
-/// (root-relative path with a trailing `/`, slot), sorted. Every path below
-/// such a subdirectory sorts right where its key does, so the listing is
-/// the parts merged depth first, with no global sort.
+/// enter), sorted by path, a stretch of [`Walker::entries`], and the
+/// subdirectories walked on their own, as (root-relative path with a
+/// trailing `/`, slot), sorted. Every path below such a subdirectory sorts
+/// right where its key does, so the listing is the parts merged depth
+/// first, with no global sort.
 pub(crate) struct DirOut {
     pub slot: usize,
-    pub entries: Vec<Entry>,
+    pub entries: std::ops::Range<usize>,
     pub subs: Vec<(String, usize)>,
 }
 
@@ -497,12 +501,18 @@ impl<'a> Walker<'a> {
         // Nearly sorted already (children come in name order).
         entries.sort_unstable_by(|a, b| crate::cmp_utf16(&a.path, &b.path));
         subs.sort_unstable_by(|a, b| crate::cmp_utf16(&a.0, &b.0));
-        // Held until the walk ends: no growth slack (a directory of one
-        // file would keep room for four entries).
-        entries.shrink_to_fit();
+        // Held until the walk ends: no growth slack.
         subs.shrink_to_fit();
+        let range = match self.entries.lock() {
+            Ok(mut all) => {
+                let start = all.len();
+                all.append(&mut entries);
+                start..all.len()
+            }
+            Err(_) => return,
+        };
         if let Ok(mut out) = self.out.lock() {
-            out.push(DirOut { slot, entries, subs });
+            out.push(DirOut { slot, entries: range, subs });
         }
     }
 
