@@ -183,8 +183,8 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
     if walker.cancelled.load(Ordering::Relaxed) {
         return Err(WalkError::Cancelled);
     }
-    let parts = walker.out.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut entries = walker.entries.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut parts = walker.parts.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut entries = std::mem::take(&mut parts.entries);
     if walker.lossy.load(Ordering::Relaxed) || !extra.is_empty() {
         drop(parts);
         entries.extend(extra);
@@ -213,38 +213,45 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
 /// [`walker::DirOut`]) in path order: the parts merged depth first from
 /// slot 0, in place (the listing is held once, plus four bytes an entry for
 /// the order).
-fn assemble(mut parts: Vec<walker::DirOut>, entries: &mut [Entry]) {
-    parts.sort_unstable_by_key(|p| p.slot);
-    let part = |slot: usize| parts.binary_search_by_key(&slot, |p| p.slot).ok().map(|i| &parts[i]);
+fn assemble(mut parts: walker::Parts, entries: &mut [Entry]) {
+    parts.outs.sort_unstable_by_key(|p| p.slot);
+    let parts = parts;
+    let part =
+        |slot: u32| parts.outs.binary_search_by_key(&slot, |p| p.slot).ok().map(|i| &parts.outs[i]);
     /// A part being merged: its next entry and next subdirectory.
     struct Open<'p> {
         part: &'p walker::DirOut,
-        entry: usize,
-        sub: usize,
+        entry: u32,
+        sub: u32,
+    }
+    fn open(part: &walker::DirOut) -> Open<'_> {
+        Open { part, entry: part.entries.0, sub: part.subs.0 }
     }
     // order[i]: where the entry that goes to i is now.
     let mut order: Vec<u32> = Vec::with_capacity(entries.len());
-    let mut stack: Vec<Open<'_>> =
-        part(0).map(|part| Open { part, entry: 0, sub: 0 }).into_iter().collect();
-    while let Some(open) = stack.last_mut() {
-        let p = open.part;
-        let (next, key) = (p.entries.start + open.entry, p.subs.get(open.sub));
-        let entry = (next < p.entries.end).then(|| &entries[next]);
-        // The next of this part's entries, unless a subdirectory sorts first.
-        let sub_first = match (entry, key) {
+    let mut stack: Vec<Open<'_>> = part(0).map(open).into_iter().collect();
+    while let Some(at) = stack.last_mut() {
+        let p = at.part;
+        let entry = (at.entry < p.entries.1).then(|| &entries[at.entry as usize]);
+        let sub = (at.sub < p.subs.1).then(|| &parts.subs[at.sub as usize]);
+        // The next of this part's entries, unless a subdirectory sorts first
+        // (the paths of the part begin with its directory's path).
+        let sub_first = match (entry, sub) {
             (_, None) => false,
             (None, Some(_)) => true,
-            (Some(e), Some((key, _))) => crate::cmp_utf16(key, &e.path).is_lt(),
+            (Some(e), Some(sub)) => {
+                let rest = e.path.get(p.skip as usize..).unwrap_or_default();
+                crate::cmp_utf16(parts.name(sub), rest).is_lt()
+            }
         };
-        if sub_first {
-            let slot = key.map_or(usize::MAX, |k| k.1);
-            open.sub += 1;
-            if let Some(part) = part(slot) {
-                stack.push(Open { part, entry: 0, sub: 0 });
+        if let (true, Some(sub)) = (sub_first, sub) {
+            at.sub += 1;
+            if let Some(part) = part(sub.slot) {
+                stack.push(open(part));
             }
         } else if entry.is_some() {
-            order.push(next as u32);
-            open.entry += 1;
+            order.push(at.entry);
+            at.entry += 1;
         } else {
             stack.pop();
         }
@@ -322,8 +329,7 @@ fn walk_plain(
         index: None,
         prefix: Vec::new(),
         git_mode: false,
-        out: Mutex::new(Vec::new()),
-        entries: Mutex::new(Vec::new()),
+        parts: Mutex::new(walker::Parts::default()),
         next_slot: AtomicUsize::new(1),
         lossy: AtomicBool::new(false),
         errors: Mutex::new(Vec::new()),
@@ -532,10 +538,12 @@ fn walk_git(
         index: Some(&*index),
         prefix,
         git_mode: true,
-        out: Mutex::new(Vec::new()),
         // Room for the tracked files under the root (most of a listing):
         // untouched room costs no memory, growth would copy.
-        entries: Mutex::new(Vec::with_capacity(index.range_under(&repo.prefix).len())),
+        parts: Mutex::new(walker::Parts {
+            entries: Vec::with_capacity(index.range_under(&repo.prefix).len()),
+            ..Default::default()
+        }),
         next_slot: AtomicUsize::new(1),
         lossy: AtomicBool::new(false),
         errors: Mutex::new(early_errors),

@@ -29,11 +29,8 @@ pub(crate) struct Walker<'a> {
     /// Whether the per-directory ignore files are `.gitignore` only (git) or
     /// `.gitignore` then `.ignore` (plain).
     pub git_mode: bool,
-    /// What each walked directory produced (see [`DirOut`]).
-    pub out: Mutex<Vec<DirOut>>,
-    /// Every entry listed, each directory's part after the other: the
-    /// listing, put in order in place at the end.
-    pub entries: Mutex<Vec<Entry>>,
+    /// What the walked directories produced (see [`DirOut`]).
+    pub parts: Mutex<Parts>,
     /// The next free [`DirTask::slot`] (the first task has slot 0).
     pub next_slot: AtomicUsize,
     /// Whether some name was not UTF-8: lossy paths can tie, and ties are
@@ -69,15 +66,43 @@ pub(crate) struct DirTask {
 
 /// One walked directory's part of the listing: its entries (direct
 /// children, and tracked files resolved below subdirectories it did not
-/// enter), sorted by path, a stretch of [`Walker::entries`], and the
-/// subdirectories walked on their own, as (root-relative path with a
-/// trailing `/`, slot), sorted. Every path below such a subdirectory sorts
-/// right where its key does, so the listing is the parts merged depth
-/// first, with no global sort.
+/// enter), sorted by path, a stretch of [`Parts::entries`], and the
+/// subdirectories walked on their own, a stretch of [`Parts::subs`],
+/// sorted by name. Every path below such a subdirectory sorts right where
+/// its name (with a `/`) does among the paths of the part (all beginning
+/// with the directory's path, `skip` bytes), so the listing is the parts
+/// merged depth first, with no global sort.
 pub(crate) struct DirOut {
-    pub slot: usize,
-    pub entries: std::ops::Range<usize>,
-    pub subs: Vec<(String, usize)>,
+    pub slot: u32,
+    pub skip: u32,
+    pub entries: (u32, u32),
+    pub subs: (u32, u32),
+}
+
+/// A subdirectory walked on its own: its name with a `/` (a stretch of
+/// [`Parts::names`]) and its slot.
+pub(crate) struct Sub {
+    pub name: (u32, u32),
+    pub slot: u32,
+}
+
+/// What the walked directories produced, one after the other (a few bytes
+/// a directory beyond its entries: a tree of a million folders is walked
+/// without a million small lists).
+#[derive(Default)]
+pub(crate) struct Parts {
+    /// Every entry listed: the listing, put in order in place at the end.
+    pub entries: Vec<Entry>,
+    pub outs: Vec<DirOut>,
+    pub subs: Vec<Sub>,
+    pub names: String,
+}
+
+impl Parts {
+    /// The name of `sub`, with its `/`.
+    pub fn name(&self, sub: &Sub) -> &str {
+        self.names.get(sub.name.0 as usize..sub.name.1 as usize).unwrap_or_default()
+    }
 }
 
 thread_local! {
@@ -343,7 +368,7 @@ impl<'a> Walker<'a> {
                         let range = index.range_under(&task.rel);
                         self.resolve_slow(&task.rel, range, &mut local);
                     }
-                    self.flush(task.slot, local, Vec::new());
+                    self.flush(task.slot, dir_root_rel, local, Vec::new());
                     return;
                 }
             };
@@ -457,12 +482,12 @@ impl<'a> Walker<'a> {
                 }
                 if enter {
                     let slot = self.next_slot.fetch_add(1, Ordering::Relaxed);
-                    let mut key = String::with_capacity(rrel.len() + 1);
-                    match std::str::from_utf8(rrel) {
+                    let mut key = String::with_capacity(name.len() + 1);
+                    match std::str::from_utf8(name) {
                         Ok(s) => key.push_str(s),
                         Err(_) => {
                             self.lossy.store(true, Ordering::Relaxed);
-                            key.push_str(&String::from_utf8_lossy(rrel));
+                            key.push_str(&String::from_utf8_lossy(name));
                         }
                     }
                     key.push('/');
@@ -479,7 +504,7 @@ impl<'a> Walker<'a> {
                 index, &dir_index, &task.rel, &children, &recurse, &mut local,
             );
         }
-        self.flush(task.slot, local, subs);
+        self.flush(task.slot, dir_root_rel, local, subs);
         drop(children);
         if names.capacity() <= KEEP_NAMES {
             NAMES.with(|n| n.replace(names));
@@ -494,26 +519,37 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn flush(&self, slot: usize, mut entries: Vec<Entry>, mut subs: Vec<(String, usize)>) {
+    /// Adds a directory's part: `entries` under `dir` (its root-relative
+    /// path), and `subs` (names with a `/`, and slots).
+    fn flush(
+        &self,
+        slot: usize,
+        dir: &[u8],
+        mut entries: Vec<Entry>,
+        mut subs: Vec<(String, usize)>,
+    ) {
         if entries.is_empty() && subs.is_empty() {
             return;
         }
         // Nearly sorted already (children come in name order).
         entries.sort_unstable_by(|a, b| crate::cmp_utf16(&a.path, &b.path));
         subs.sort_unstable_by(|a, b| crate::cmp_utf16(&a.0, &b.0));
-        // Held until the walk ends: no growth slack.
-        subs.shrink_to_fit();
-        let range = match self.entries.lock() {
-            Ok(mut all) => {
-                let start = all.len();
-                all.append(&mut entries);
-                start..all.len()
-            }
-            Err(_) => return,
-        };
-        if let Ok(mut out) = self.out.lock() {
-            out.push(DirOut { slot, entries: range, subs });
+        let Ok(mut parts) = self.parts.lock() else { return };
+        let parts = &mut *parts;
+        let start = parts.entries.len() as u32;
+        parts.entries.append(&mut entries);
+        let first_sub = parts.subs.len() as u32;
+        for (name, slot) in subs {
+            let at = parts.names.len() as u32;
+            parts.names.push_str(&name);
+            parts.subs.push(Sub { name: (at, parts.names.len() as u32), slot: slot as u32 });
         }
+        parts.outs.push(DirOut {
+            slot: slot as u32,
+            skip: if dir.is_empty() { 0 } else { dir.len() as u32 + 1 },
+            entries: (start, parts.entries.len() as u32),
+            subs: (first_sub, parts.subs.len() as u32),
+        });
     }
 
     /// Tracked files under a walked directory: direct children not seen as
