@@ -18,6 +18,7 @@
 //!   it ("index uses … extension, which we do not understand").
 
 use std::fmt;
+use std::io::Read;
 
 /// Mode bits of a gitlink (submodule) entry.
 const S_IFGITLINK: u32 = 0o160000;
@@ -100,22 +101,107 @@ pub struct Index {
     paths: Vec<u8>,
 }
 
-struct Reader<'a> {
-    data: &'a [u8],
-    pos: usize,
+/// Reads an index file front to back through a window of a few hundred
+/// KiB: a million-entry index (130 MB, most of it stat data and object ids
+/// the walk does not use) is never held whole beside its parse.
+struct Reader<'r> {
+    src: &'r mut dyn Read,
+    buf: Vec<u8>,
+    /// The next byte, in `buf`.
+    at: usize,
+    /// The end of the bytes read into `buf`.
+    filled: usize,
+    /// Where `buf[0]` is in the file.
+    base: u64,
+    /// The file's length.
+    len: u64,
+    /// The bytes read at a time (at least).
+    window: usize,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], IndexError> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&e| e <= self.data.len())
-            .ok_or_else(|| corrupt("truncated"))?;
-        let s = &self.data[self.pos..end];
-        self.pos = end;
+/// The bytes read at a time.
+const WINDOW: usize = 256 << 10;
+
+/// Opens a split index's shared index by its name's hash: a reader and
+/// the file's length.
+pub type OpenShared<'a> = dyn FnMut(&str) -> Result<(Box<dyn Read>, u64), IndexError> + 'a;
+
+impl<'r> Reader<'r> {
+    fn new(src: &'r mut dyn Read, len: u64, window: usize) -> Reader<'r> {
+        Reader { src, buf: Vec::new(), at: 0, filled: 0, base: 0, len, window: window.max(1) }
+    }
+
+    /// Where the next byte is in the file.
+    fn pos(&self) -> u64 {
+        self.base + self.at as u64
+    }
+
+    /// Has `n` bytes from the next one in `buf`.
+    fn fill(&mut self, n: usize) -> Result<(), IndexError> {
+        if self.filled - self.at >= n {
+            return Ok(());
+        }
+        if self.pos().checked_add(n as u64).is_none_or(|end| end > self.len) {
+            return Err(corrupt("truncated"));
+        }
+        self.buf.copy_within(self.at..self.filled, 0);
+        self.base += self.at as u64;
+        self.filled -= self.at;
+        self.at = 0;
+        let room =
+            n.max(self.window).min(usize::try_from(self.len - self.base).unwrap_or(usize::MAX));
+        if self.buf.len() < room {
+            self.buf.resize(room, 0);
+        }
+        while self.filled < n {
+            match self.src.read(&mut self.buf[self.filled..]) {
+                Ok(0) => return Err(corrupt("truncated")),
+                Ok(k) => self.filled += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(IndexError::Io(format!("cannot read the index: {e}"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn take(&mut self, n: usize) -> Result<&[u8], IndexError> {
+        self.fill(n)?;
+        let s = &self.buf[self.at..self.at + n];
+        self.at += n;
         Ok(s)
     }
+
+    /// Goes past `n` bytes, a window at a time.
+    fn skip(&mut self, mut n: u64) -> Result<(), IndexError> {
+        while n > 0 {
+            let step = usize::try_from(n).unwrap_or(usize::MAX).min(self.window);
+            self.take(step)?;
+            n -= step as u64;
+        }
+        Ok(())
+    }
+
+    /// The bytes before the next NUL (not past `end`), going past the NUL.
+    fn until_nul(&mut self, end: u64) -> Result<&[u8], IndexError> {
+        let mut looked = 0;
+        loop {
+            if let Some(i) = self.buf[self.at + looked..self.filled].iter().position(|&c| c == 0) {
+                let n = looked + i;
+                if self.pos() + n as u64 >= end {
+                    return Err(corrupt("unterminated path"));
+                }
+                let s = &self.buf[self.at..self.at + n];
+                self.at += n + 1;
+                return Ok(s);
+            }
+            looked = self.filled - self.at;
+            if self.pos() + looked as u64 >= end {
+                return Err(corrupt("unterminated path"));
+            }
+            self.fill(looked + 1)?;
+        }
+    }
+
     fn u32(&mut self) -> Result<u32, IndexError> {
         let b = self.take(4)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
@@ -249,20 +335,34 @@ impl<'a> Link<'a> {
 /// One index file as stored: its entries in file order (a split index's
 /// replacement entries have empty paths), their paths and its `link`
 /// extension.
-struct RawIndex<'a> {
+struct RawIndex {
     entries: Vec<IndexEntry>,
     paths: Vec<u8>,
-    link: Option<Link<'a>>,
+    /// The `link` extension's bytes (see [`Link::read`]).
+    link: Option<Vec<u8>>,
+    /// The file's trailing checksum.
+    checksum: Vec<u8>,
 }
 
-impl RawIndex<'_> {
+impl RawIndex {
     fn path(&self, e: &IndexEntry) -> &[u8] {
         &self.paths[e.start..e.start + e.len as usize]
     }
 }
 
-fn parse_raw(data: &[u8], hash_len: usize) -> Result<RawIndex<'_>, IndexError> {
-    let mut r = Reader { data, pos: 0 };
+/// Parses the index of `len` bytes `src` reads.
+fn parse_raw(src: &mut dyn Read, len: u64, hash_len: usize) -> Result<RawIndex, IndexError> {
+    parse_raw_in(src, len, hash_len, WINDOW)
+}
+
+/// [`parse_raw`], reading `window` bytes at a time.
+fn parse_raw_in(
+    src: &mut dyn Read,
+    len: u64,
+    hash_len: usize,
+    window: usize,
+) -> Result<RawIndex, IndexError> {
+    let mut r = Reader::new(src, len, window);
     if r.take(4)? != b"DIRC" {
         return Err(corrupt("bad signature"));
     }
@@ -271,18 +371,19 @@ fn parse_raw(data: &[u8], hash_len: usize) -> Result<RawIndex<'_>, IndexError> {
         return Err(IndexError::Unsupported(format!("index version {version}")));
     }
     let count = r.u32()? as usize;
-    if data.len() < 12 + hash_len {
+    if len < 12 + hash_len as u64 {
         return Err(corrupt("truncated"));
     }
-    let body_end = data.len() - hash_len;
+    let body_end = len - hash_len as u64;
     // Each entry takes at least 62 bytes (SHA-1): bound the allocations.
-    let mut entries: Vec<IndexEntry> = Vec::with_capacity(count.min(data.len() / 62 + 1));
-    let mut paths: Vec<u8> = Vec::with_capacity(body_end.saturating_sub(12) / 2);
+    let bound = usize::try_from(len).unwrap_or(usize::MAX);
+    let mut entries: Vec<IndexEntry> = Vec::with_capacity(count.min(bound / 62 + 1));
+    let mut paths: Vec<u8> = Vec::with_capacity(bound.saturating_sub(12) / 2);
     // v4: where the previous entry's path starts in `paths`.
     let mut prev: (usize, usize) = (0, 0);
     let fixed = 40 + hash_len + 2;
     for _ in 0..count {
-        let start = r.pos;
+        let start = r.pos();
         let head = r.take(fixed)?;
         let mode = be32(&head[24..28]);
         let flags = u16::from_be_bytes([head[fixed - 2], head[fixed - 1]]);
@@ -307,29 +408,31 @@ fn parse_raw(data: &[u8], hash_len: usize) -> Result<RawIndex<'_>, IndexError> {
             if strip > prev.1 {
                 return Err(corrupt("malformed name field (v4 prefix)"));
             }
-            let rest = &data[r.pos..body_end.max(r.pos)];
-            let nul =
-                rest.iter().position(|&c| c == 0).ok_or_else(|| corrupt("unterminated path"))?;
             paths.extend_from_within(prev.0..prev.0 + prev.1 - strip);
-            paths.extend_from_slice(&rest[..nul]);
-            r.pos += nul + 1;
+            paths.extend_from_slice(r.until_nul(body_end)?);
         } else {
-            let rest = &data[r.pos..body_end.max(r.pos)];
+            let name_at = r.pos();
             let nul = if name_len_field < CE_NAMEMASK as usize {
-                if rest.get(name_len_field) != Some(&0) {
+                if r.pos() + name_len_field as u64 >= body_end {
                     return Err(corrupt("path length mismatch"));
                 }
+                let name = r.take(name_len_field + 1)?;
+                if name[name_len_field] != 0 {
+                    return Err(corrupt("path length mismatch"));
+                }
+                paths.extend_from_slice(&name[..name_len_field]);
                 name_len_field
             } else {
-                rest.iter().position(|&c| c == 0).ok_or_else(|| corrupt("unterminated path"))?
+                let name = r.until_nul(body_end)?;
+                paths.extend_from_slice(name);
+                name.len()
             };
-            paths.extend_from_slice(&rest[..nul]);
             // Entries are padded with 1..8 NULs to a multiple of 8 bytes.
-            let entry_len = (r.pos - start + nul + 8) & !7;
-            r.pos = start + entry_len;
-            if r.pos > body_end {
+            let entry_end = start + ((name_at - start + nul as u64 + 8) & !7);
+            if entry_end > body_end {
                 return Err(corrupt("truncated entry"));
             }
+            r.skip(entry_end - r.pos())?;
         }
         let len = paths.len() - path_start;
         prev = (path_start, len);
@@ -347,38 +450,40 @@ fn parse_raw(data: &[u8], hash_len: usize) -> Result<RawIndex<'_>, IndexError> {
     // Extensions (git's `load_index_extensions`: fewer than 8 bytes left
     // before the checksum are not one).
     let mut link = None;
-    while r.pos + 8 <= body_end {
-        let sig = r.take(4)?;
-        let size = r.u32()? as usize;
-        if body_end - r.pos < size {
+    while r.pos() + 8 <= body_end {
+        let head = r.take(8)?;
+        let sig = [head[0], head[1], head[2], head[3]];
+        let size = u64::from(be32(&head[4..8]));
+        if body_end - r.pos() < size {
             return Err(corrupt("truncated extension"));
         }
-        let ext = r.take(size)?;
-        match sig {
-            b"link" => link = Some(Link::read(ext, hash_len)?),
+        match &sig {
+            b"link" => link = Some(r.take(size as usize)?.to_vec()),
             // A sparse index: nothing but a marker (its directory entries
             // are read above).
-            b"sdir" => {}
+            b"sdir" => r.skip(size)?,
             // Optional: TREE, REUC, UNTR, FSMN, EOIE, IEOT and any other.
-            _ if sig[0].is_ascii_uppercase() => {}
+            _ if sig[0].is_ascii_uppercase() => r.skip(size)?,
             _ => {
                 return Err(IndexError::Unsupported(format!(
                     "index uses the `{}` extension, which git does not understand either \
                      (a newer git wrote it?)",
-                    String::from_utf8_lossy(sig)
+                    String::from_utf8_lossy(&sig)
                 )));
             }
         }
     }
-    Ok(RawIndex { entries, paths, link })
+    r.skip(body_end - r.pos())?;
+    let checksum = r.take(hash_len)?.to_vec();
+    Ok(RawIndex { entries, paths, link, checksum })
 }
 
 /// git's `merge_base_index`: the shared index's entries, with the replace
 /// and delete bitmaps applied, and the split index's added entries merged
 /// in. Returns the entries and their paths.
 fn merge_split(
-    mut base: RawIndex<'_>,
-    split: RawIndex<'_>,
+    mut base: RawIndex,
+    split: RawIndex,
     link: &Link<'_>,
 ) -> Result<(Vec<IndexEntry>, Vec<u8>), IndexError> {
     let mut replaced = 0usize;
@@ -470,25 +575,41 @@ impl Index {
 
     /// Parses an index file's bytes; for a split index, `shared(hex)` reads
     /// the shared index `sharedindex.<hex>`.
+    #[cfg(test)]
     pub fn parse_split<B: AsRef<[u8]>>(
         data: &[u8],
         hash_len: usize,
         shared: &mut dyn FnMut(&str) -> Result<B, IndexError>,
     ) -> Result<Index, IndexError> {
-        let mut raw = parse_raw(data, hash_len)?;
-        let link = raw.link.take();
+        Self::read(&mut &data[..], data.len() as u64, hash_len, &mut |hex| {
+            let bytes = shared(hex)?.as_ref().to_vec();
+            let len = bytes.len() as u64;
+            Ok((Box::new(std::io::Cursor::new(bytes)) as Box<dyn Read>, len))
+        })
+    }
+
+    /// Parses the index of `len` bytes `src` reads, a window at a time; for
+    /// a split index, `shared(hex)` opens the shared index
+    /// `sharedindex.<hex>` (a reader and its length).
+    pub fn read(
+        src: &mut dyn Read,
+        len: u64,
+        hash_len: usize,
+        shared: &mut OpenShared<'_>,
+    ) -> Result<Index, IndexError> {
+        let mut raw = parse_raw(src, len, hash_len)?;
+        let link_data = raw.link.take();
+        let link = link_data.as_deref().map(|d| Link::read(d, hash_len)).transpose()?;
         let (mut entries, paths) = match &link {
             Some(link) if link.base.iter().any(|&b| b != 0) => {
                 let hex = to_hex(link.base);
-                let shared_data = shared(&hex)?;
-                let shared_data = shared_data.as_ref();
-                let got = shared_data.get(shared_data.len().saturating_sub(hash_len)..);
-                if got != Some(link.base) {
+                let (mut shared_src, shared_len) = shared(&hex)?;
+                let base = parse_raw(&mut *shared_src, shared_len, hash_len)?;
+                if base.checksum != link.base {
                     return Err(IndexError::Corrupt(format!(
                         "broken split index: sharedindex.{hex} does not hold the index {hex}"
                     )));
                 }
-                let base = parse_raw(shared_data, hash_len)?;
                 merge_split(base, raw, link)?
             }
             _ => (raw.entries, raw.paths),
@@ -836,6 +957,66 @@ mod tests {
         ));
     }
 
+    /// The index as read a few bytes at a time: entries and paths across
+    /// window ends, long paths, extensions skipped and kept.
+    #[test]
+    fn any_window_reads_the_same() {
+        let long = "d/".repeat(2100) + "f";
+        // A path of 0xFFF bytes or more: its length field says 0xFFF.
+        let mut long_entry = entry_v2(&long, 0o100644, 0);
+        long_entry[60..62].copy_from_slice(&0x0FFFu16.to_be_bytes());
+        let blobs = [
+            index(
+                2,
+                &[entry_v2("a", 0o100644, 0), entry_v2("bb/c", 0o100644, 1), long_entry],
+                b"TREE\0\0\0\x03xyzUNTR\0\0\0\x00",
+            ),
+            index(
+                3,
+                &[
+                    entry("a/b", 0o100644, 0, Some(0x4000), None),
+                    entry("a/c", 0o100644, 0, None, None),
+                ],
+                b"",
+            ),
+            index(
+                4,
+                &[
+                    entry("src/a.rs", 0o100644, 0, None, Some(0)),
+                    entry("b.rs", 0o100644, 0, None, Some(4)),
+                    entry("tests/x", 0o100644, 0, None, Some(8)),
+                ],
+                &[b"link\0\0\0\x14".as_slice(), &[0u8; 20]].concat(),
+            ),
+        ];
+        for data in &blobs {
+            let whole = super::parse_raw(&mut &data[..], data.len() as u64, 20).expect("parses");
+            for window in (1..=17).chain([64, 4096]) {
+                let r = super::parse_raw_in(&mut &data[..], data.len() as u64, 20, window)
+                    .expect("parses in windows");
+                assert_eq!(
+                    (&r.entries, &r.paths, &r.link),
+                    (&whole.entries, &whole.paths, &whole.link)
+                );
+                assert_eq!(r.checksum, whole.checksum);
+            }
+            // Cut short anywhere: an error, never a panic (or, cut between
+            // extensions, the same entries).
+            for cut in 0..data.len() {
+                for window in [1, 5, 64] {
+                    let part = &data[..cut];
+                    if let Ok(r) = super::parse_raw_in(&mut &part[..], cut as u64, 20, window) {
+                        assert_eq!((&r.entries, &r.paths), (&whole.entries, &whole.paths), "{cut}");
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            names(&Index::parse(&blobs[2], 20).unwrap()),
+            ["src/a.rs", "src/b.rs", "tests/x"]
+        );
+    }
+
     #[test]
     fn garbage_is_an_error_not_a_panic() {
         for n in 0..64 {
@@ -860,6 +1041,7 @@ mod tests {
                 d[i] ^= 1 << bit;
                 let _ = Index::parse(&d, 20);
                 let _ = Index::parse(&d, 32);
+                let _ = super::parse_raw_in(&mut &d[..], d.len() as u64, 20, 3);
             }
         }
     }

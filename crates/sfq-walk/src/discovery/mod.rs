@@ -452,7 +452,7 @@ fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>
     {
         return Ok(index.clone());
     }
-    let (data, opened) = whole::read(path)
+    let (mut file, opened) = whole::open(path)
         .map_err(|e| WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() })?;
     // Cache what was stamped: a file replaced between the stat and the open
     // is not cached under the old stamp.
@@ -469,18 +469,20 @@ fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>
             Some(dir) if !first.exists() => dir.join(&name),
             _ => first,
         };
-        whole::read(&path).map(|(bytes, _)| bytes).map_err(|e| {
-            index::IndexError::Io(format!(
-                "split index: cannot read its shared index {}: {e}",
-                path.display()
-            ))
-        })
+        whole::open(&path)
+            .map(|(file, meta)| (Box::new(file) as Box<dyn std::io::Read>, meta.len()))
+            .map_err(|e| {
+                index::IndexError::Io(format!(
+                    "split index: cannot read its shared index {}: {e}",
+                    path.display()
+                ))
+            })
     };
     let index =
-        Arc::new(Index::parse_split(&data, hash_len, &mut read_shared).map_err(|e| {
-            WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() }
-        })?);
-    drop(data);
+        Arc::new(Index::read(&mut file, opened.len(), hash_len, &mut read_shared).map_err(
+            |e| WalkError::Repository { path: path.to_path_buf(), reason: e.to_string() },
+        )?);
+    drop(file);
     if unchanged && let Ok(mut cache) = INDEXES.lock() {
         cache.retain(|(s, _)| s.path != stamp.path);
         if cache.len() >= CACHED_INDEXES {
