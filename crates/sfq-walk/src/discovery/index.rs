@@ -58,14 +58,19 @@ fn corrupt(why: &str) -> IndexError {
     IndexError::Corrupt(why.to_string())
 }
 
+fn too_large() -> IndexError {
+    IndexError::Unsupported("an index whose paths take more than 4 GiB in all".to_string())
+}
+
 /// One path of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexEntry {
     /// Where its path lies in [`Index::paths`] (see [`Index::path`]): the
     /// path relative to the work-tree top, `/`-separated bytes; a sparse
     /// directory's ends with `/`. (One buffer for every path: a 400k-entry
-    /// index is not 400k allocations.)
-    start: usize,
+    /// index is not 400k allocations; sixteen bytes an entry: paths past
+    /// 4 GiB in all are refused.)
+    start: u32,
     len: u32,
     /// File mode (`0o100644`, `0o100755`, `0o120000`, `0o160000`, or
     /// `0o040000` for a sparse directory).
@@ -77,6 +82,9 @@ pub struct IndexEntry {
     /// The intent-to-add bit (`git add -N`).
     pub intent_to_add: bool,
 }
+
+// A million-entry index holds a million of these.
+const _: () = assert!(std::mem::size_of::<IndexEntry>() == 16);
 
 impl IndexEntry {
     /// Whether this is a submodule (gitlink) entry.
@@ -346,7 +354,7 @@ struct RawIndex {
 
 impl RawIndex {
     fn path(&self, e: &IndexEntry) -> &[u8] {
-        &self.paths[e.start..e.start + e.len as usize]
+        &self.paths[e.start as usize..e.start as usize + e.len as usize]
     }
 }
 
@@ -439,7 +447,7 @@ fn parse_raw_in(
         let len = u32::try_from(len).map_err(|_| corrupt("path too long"))?;
         let stage = ((flags & CE_STAGEMASK) >> 12) as u8;
         entries.push(IndexEntry {
-            start: path_start,
+            start: u32::try_from(path_start).map_err(|_| too_large())?,
             len,
             mode,
             stage,
@@ -522,7 +530,10 @@ fn merge_split(
     }
     // The merged entries keep their paths where they are: the shared
     // index's buffer, then the split index's appended to it.
-    let shift = base.paths.len();
+    let shift = u32::try_from(base.paths.len()).map_err(|_| too_large())?;
+    if u32::try_from(base.paths.len() + split.paths.len()).is_err() {
+        return Err(too_large());
+    }
     let mut entries = Vec::with_capacity(base.entries.len() + added.len());
     let mut kept =
         base.entries.iter().zip(&removed).filter(|(_, r)| !**r).map(|(e, _)| e).peekable();
@@ -614,7 +625,7 @@ impl Index {
             }
             _ => (raw.entries, raw.paths),
         };
-        let path = |e: &IndexEntry| &paths[e.start..e.start + e.len as usize];
+        let path = |e: &IndexEntry| &paths[e.start as usize..e.start as usize + e.len as usize];
         // git's check_ce_order, by path only (unmerged stages collapse).
         if entries.windows(2).any(|w| path(&w[0]) > path(&w[1])) {
             return Err(corrupt("entries out of order"));
@@ -630,7 +641,7 @@ impl Index {
     /// The path of entry `i`.
     pub fn path(&self, i: usize) -> &[u8] {
         let e = &self.entries[i];
-        &self.paths[e.start..e.start + e.len as usize]
+        &self.paths[e.start as usize..e.start as usize + e.len as usize]
     }
 
     /// Position of the exact path, if present.
@@ -639,7 +650,7 @@ impl Index {
     }
 
     fn path_of(&self, e: &IndexEntry) -> &[u8] {
-        &self.paths[e.start..e.start + e.len as usize]
+        &self.paths[e.start as usize..e.start as usize + e.len as usize]
     }
 
     /// First entry position whose path is `>= key`.
