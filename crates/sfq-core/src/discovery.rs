@@ -25,7 +25,7 @@ use crate::error::{Error, ErrorCode, Result, io_code};
 #[derive(Debug, Clone)]
 pub struct Candidate {
     /// Root-relative POSIX path (lossy for names that are not UTF-8).
-    rel: String,
+    rel: Box<str>,
     /// Where `rel`'s part relative to the folder walked starts (after a
     /// prefix given by [`Candidate::prefix`]).
     tail: u32,
@@ -45,22 +45,31 @@ enum Base {
     Folder(Arc<PathBuf>),
     /// The file's absolute path (a file named by the caller, a name that is
     /// not UTF-8).
-    Own(Box<Path>),
+    Own(Box<PathBuf>),
 }
+
+// As large as a walk's entry, so the walk's list becomes the candidates'
+// in place.
+const _: () = assert!(std::mem::size_of::<Candidate>() == std::mem::size_of::<Entry>());
 
 impl Candidate {
     /// A file named by the caller: `rel` for answers, `abs` to open.
     pub fn named(rel: String, abs: PathBuf, regular: bool) -> Candidate {
-        Candidate { rel, tail: 0, base: Base::Own(abs.into_boxed_path()), missing: None, regular }
+        Candidate {
+            rel: rel.into(),
+            tail: 0,
+            base: Base::Own(Box::new(abs)),
+            missing: None,
+            regular,
+        }
     }
 
     /// A file a walk of `folder` listed (`abs`: its absolute path when the
     /// walk kept it, else `folder` joined with `rel`).
     fn listed(folder: &Arc<PathBuf>, e: Entry) -> Candidate {
-        let base = if e.abs_path.as_os_str().is_empty() || joins(folder, &e.path, &e.abs_path) {
-            Base::Folder(folder.clone())
-        } else {
-            Base::Own(e.abs_path.into_boxed_path())
+        let base = match e.abs_path {
+            Some(abs) if !joins(folder, &e.path, &abs) => Base::Own(abs),
+            _ => Base::Folder(folder.clone()),
         };
         Candidate { rel: e.path, tail: 0, base, missing: e.missing, regular: true }
     }
@@ -72,14 +81,14 @@ impl Candidate {
 
     /// Puts `prefix` before the path (a walk of a folder below the root).
     pub fn prefix(&mut self, prefix: &str) {
-        self.rel.insert_str(0, prefix);
+        self.rel = format!("{prefix}{}", self.rel).into();
         self.tail = self.tail.saturating_add(prefix.len() as u32);
     }
 
     /// The absolute path with the real bytes.
     pub fn abs(&self) -> std::borrow::Cow<'_, Path> {
         match &self.base {
-            Base::Own(abs) => std::borrow::Cow::Borrowed(abs),
+            Base::Own(abs) => std::borrow::Cow::Borrowed(abs.as_path()),
             Base::Folder(folder) => {
                 let tail = self.rel.get(self.tail as usize..).unwrap_or_default();
                 let mut abs = PathBuf::with_capacity(folder.as_os_str().len() + 1 + tail.len());
@@ -94,7 +103,7 @@ impl Candidate {
     /// candidates reuse one buffer).
     pub fn abs_in<'b>(&'b self, buf: &'b mut PathBuf) -> &'b Path {
         match &self.base {
-            Base::Own(abs) => abs,
+            Base::Own(abs) => abs.as_path(),
             Base::Folder(folder) => {
                 buf.clear();
                 buf.push(folder.as_path());

@@ -146,12 +146,13 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
         if e.kind != EntryKind::File && !globs.is_match(&e.path) {
             continue;
         }
-        let path = if prefix.is_empty() { e.path } else { format!("{prefix}{}", e.path) };
+        let path =
+            if prefix.is_empty() { e.path.to_string() } else { format!("{prefix}{}", e.path) };
         let (kind, size) = match e.kind {
             EntryKind::File if !sizes => ("file", None),
-            EntryKind::File if profile.metadata => ("file", e.size),
+            EntryKind::File if profile.metadata => ("file", e.size()),
             EntryKind::File => {
-                ("file", std::fs::symlink_metadata(&e.abs_path).ok().map(|m| m.len()))
+                ("file", std::fs::symlink_metadata(e.abs(&base)).ok().map(|m| m.len()))
             }
             _ => ("dir", None),
         };

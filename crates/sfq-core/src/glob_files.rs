@@ -165,25 +165,24 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
             if !sizes {
                 // The walk fills every absolute path in when a name is not
                 // UTF-8 (its real bytes are nowhere else); else it is this.
-                let absolute_path =
-                    if e.abs_path.as_os_str().is_empty() { base.join(&e.path) } else { e.abs_path };
                 return GlobFile {
-                    absolute_path: absolute_path.display().to_string(),
-                    path: e.path,
+                    absolute_path: e.abs(&base).display().to_string(),
+                    path: e.path.into(),
                     size: None,
                     modified: None,
                 };
             }
-            let (size, modified) = match (e.size, e.modified) {
+            let abs = e.abs(&base);
+            let (size, modified) = match (e.size(), e.modified()) {
                 (Some(size), Some(modified)) => (size, Some(modified)),
-                _ => match std::fs::symlink_metadata(&e.abs_path) {
+                _ => match std::fs::symlink_metadata(&abs) {
                     Ok(m) => (m.len(), m.modified().ok()),
                     Err(_) => (0, None),
                 },
             };
             GlobFile {
-                absolute_path: e.abs_path.display().to_string(),
-                path: e.path,
+                absolute_path: abs.display().to_string(),
+                path: e.path.into(),
                 size: Some(size),
                 modified: Some(modified.map(iso8601).unwrap_or_default()),
             }

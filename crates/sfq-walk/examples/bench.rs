@@ -51,7 +51,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let cfg = WalkConfig::builder(&dir).build()?;
-    let paths: Vec<String> = walk(&cfg, &|| false)?.entries.into_iter().map(|e| e.path).collect();
+    let paths: Vec<String> =
+        walk(&cfg, &|| false)?.entries.into_iter().map(|e| e.path.into()).collect();
     for g in globs {
         let glob = Glob::new(&g, &GlobOptions::default())?;
         let (mut el, mut hits) = (f64::MAX, 0);

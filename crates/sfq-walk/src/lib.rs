@@ -27,7 +27,7 @@
 //! let listing = walk(&config, &|| false)?;
 //! let ts = GlobSet::new(["**/*.ts"], &GlobOptions::default())?;
 //! for entry in listing.entries.iter().filter(|e| ts.is_match(&e.path)) {
-//!     println!("{} {:?}", entry.path, entry.size);
+//!     println!("{} {:?}", entry.path, entry.size());
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

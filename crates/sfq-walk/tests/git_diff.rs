@@ -290,10 +290,14 @@ fn compare(env: &Env, root: &Path, label: &str, threads: usize) {
         .entries
         .iter()
         .filter(|e| e.kind == EntryKind::File)
-        .map(|e| e.path.clone())
+        .map(|e| e.path.to_string())
         .collect();
-    let got_missing: BTreeSet<String> =
-        listing.entries.iter().filter(|e| e.missing.is_some()).map(|e| e.path.clone()).collect();
+    let got_missing: BTreeSet<String> = listing
+        .entries
+        .iter()
+        .filter(|e| e.missing.is_some())
+        .map(|e| e.path.to_string())
+        .collect();
     if got != want {
         let g: BTreeSet<_> = got.iter().collect();
         let w: BTreeSet<_> = want.iter().collect();
@@ -317,7 +321,7 @@ fn compare(env: &Env, root: &Path, label: &str, threads: usize) {
         .build()
         .expect("config");
     let listing = walk(&cfg, &|| false).expect("walk");
-    let got: Vec<String> = listing.entries.iter().map(|e| e.path.clone()).collect();
+    let got: Vec<String> = listing.entries.iter().map(|e| e.path.to_string()).collect();
     let want: Vec<String> = want
         .into_iter()
         .filter(|p| {
@@ -561,7 +565,7 @@ fn star_file(path: &Path, len: u64) {
 }
 
 fn files(listing: &Listing) -> Vec<&str> {
-    listing.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.path.as_str()).collect()
+    listing.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| &*e.path).collect()
 }
 
 #[test]

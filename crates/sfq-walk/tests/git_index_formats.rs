@@ -163,7 +163,12 @@ fn expected(env: &Env, root: &Path) -> (Vec<String>, BTreeSet<String>, usize) {
 }
 
 fn files(listing: &Listing) -> Vec<String> {
-    listing.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.path.clone()).collect()
+    listing
+        .entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .map(|e| e.path.to_string())
+        .collect()
 }
 
 /// Compares the walk at `root` with git: the same files, the same missing
@@ -193,7 +198,7 @@ fn compare(env: &Env, root: &Path, label: &str) -> (Listing, usize) {
             .entries
             .iter()
             .filter(|e| e.missing.is_some())
-            .map(|e| e.path.clone())
+            .map(|e| e.path.to_string())
             .collect();
         assert_eq!(got_missing, want_missing, "{label}: missing flags");
         if threads == 3 {
@@ -496,12 +501,12 @@ fn skip_worktree_and_intent_to_add_without_a_sparse_checkout() {
     compare_grep(&env, &repo, &listing, "skip-worktree by hand");
     assert_eq!(skip_worktree, 2);
     assert_eq!(listing.not_checked_out.files, 2);
-    let intent = listing.entries.iter().find(|e| e.path == "intent.txt").expect("intent.txt");
+    let intent = listing.entries.iter().find(|e| &*e.path == "intent.txt").expect("intent.txt");
     assert!(intent.tracked);
     env.git(&repo, &["update-index", "--no-skip-worktree", "a/x.txt", "d/q.txt"]);
     let (listing, _) = compare(&env, &repo, "skip-worktree cleared");
     assert_eq!(listing.not_checked_out.files, 0);
-    assert!(listing.entries.iter().any(|e| e.path == "d/q.txt" && e.missing.is_some()));
+    assert!(listing.entries.iter().any(|e| &*e.path == "d/q.txt" && e.missing.is_some()));
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn paths(
     listing
         .entries
         .into_iter()
-        .map(|e| if e.kind == EntryKind::Dir { format!("{}/", e.path) } else { e.path })
+        .map(|e| if e.kind == EntryKind::Dir { format!("{}/", e.path) } else { e.path.into() })
         .collect()
 }
 
@@ -130,9 +130,9 @@ fn metadata_is_from_lstat() {
         WalkConfig::builder(tmp.path()).git_environment(no_git_env()).build().expect("config");
     let l = walk(&cfg, &|| false).expect("walk");
     assert_eq!(l.entries.len(), 1);
-    assert_eq!(l.entries[0].size, Some(5));
-    assert!(l.entries[0].modified.is_some());
-    assert_eq!(l.entries[0].abs_path, tmp.path().join("five.txt"));
+    assert_eq!(l.entries[0].size(), Some(5));
+    assert!(l.entries[0].modified().is_some());
+    assert_eq!(l.entries[0].abs_path.as_deref(), Some(&tmp.path().join("five.txt")));
     assert_eq!(l.entries[0].missing, None);
 }
 
@@ -217,8 +217,12 @@ fn files_and_directories_come_in_utf16_path_order_whatever_the_thread_count() {
             .threads(threads)
             .build()
             .expect("config");
-        let got: Vec<String> =
-            walk(&cfg, &|| false).expect("walk").entries.into_iter().map(|e| e.path).collect();
+        let got: Vec<String> = walk(&cfg, &|| false)
+            .expect("walk")
+            .entries
+            .into_iter()
+            .map(|e| e.path.into())
+            .collect();
         let mut want = got.clone();
         want.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
         assert_eq!(got, want, "threads {threads}");
@@ -254,7 +258,7 @@ fn without_absolute_paths_the_listing_is_the_same_and_only_non_utf8_names_keep_t
             };
             let with = walk(&build(true), &|| false).expect("walk").entries;
             let without = walk(&build(false), &|| false).expect("walk").entries;
-            let key = |e: &sfq_walk::discovery::Entry| (e.path.clone(), e.kind, e.size);
+            let key = |e: &sfq_walk::discovery::Entry| (e.path.clone(), e.kind, e.size());
             assert_eq!(
                 with.iter().map(key).collect::<Vec<_>>(),
                 without.iter().map(key).collect::<Vec<_>>(),
@@ -265,8 +269,8 @@ fn without_absolute_paths_the_listing_is_the_same_and_only_non_utf8_names_keep_t
                     // A listing with a name that is not UTF-8 has them all.
                     assert_eq!(w.abs_path, o.abs_path);
                 } else {
-                    assert!(o.abs_path.as_os_str().is_empty(), "{}", o.path);
-                    assert_eq!(w.abs_path, dir.join(&w.path));
+                    assert!(o.abs_path.is_none(), "{}", o.path);
+                    assert_eq!(w.abs_path.as_deref(), Some(&dir.join(&*w.path)));
                 }
             }
         }
@@ -293,12 +297,12 @@ fn ignore_files_of_100_mib_or_more_are_skipped_outside_git_too() {
         let listing = walk(&cfg, &|| false).expect("walk");
         let mut want = vec![rel.as_str(), "a.txt", "sub/b.txt"];
         want.sort();
-        let got: Vec<&str> = listing.entries.iter().map(|e| e.path.as_str()).collect();
+        let got: Vec<&str> = listing.entries.iter().map(|e| &*e.path).collect();
         assert_eq!(got, want, "{rel} of 100 MiB");
         assert_eq!(listing.errors, [SoftError { path: path.clone(), code: Some(EFBIG) }]);
         file.set_len(LIMIT - 1).expect("set_len");
         let listing = walk(&cfg, &|| false).expect("walk");
-        let got: Vec<&str> = listing.entries.iter().map(|e| e.path.as_str()).collect();
+        let got: Vec<&str> = listing.entries.iter().map(|e| &*e.path).collect();
         let want: &[&str] = if dir.is_empty() { &[] } else { &["a.txt"] };
         assert_eq!(got, want, "{rel} of 100 MiB - 1");
         assert!(listing.errors.is_empty(), "{:?}", listing.errors);

@@ -159,7 +159,12 @@ fn expected(env: &Env, repo: &Path, prefix: &str, recurse: bool, out: &mut BTree
 }
 
 fn files(listing: &Listing) -> Vec<String> {
-    listing.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.path.clone()).collect()
+    listing
+        .entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .map(|e| e.path.to_string())
+        .collect()
 }
 
 fn assert_same(label: &str, got: &[String], want: &[String]) {
@@ -320,7 +325,7 @@ fn submodules_are_walked_as_git_lists_them() {
     // Tracked entries: exactly `git ls-files --recurse-submodules` (an
     // inactive submodule is listed there as its gitlink).
     let tracked: Vec<String> =
-        listing.entries.iter().filter(|e| e.tracked).map(|e| e.path.clone()).collect();
+        listing.entries.iter().filter(|e| e.tracked).map(|e| e.path.to_string()).collect();
     let mut want: BTreeSet<String> =
         records(&env.git(top, &["ls-files", "-z", "--recurse-submodules"])).into_iter().collect();
     want.remove("gone");
@@ -429,23 +434,24 @@ fn settings_apply_to_the_full_path_and_directories_are_listed_once() {
             walk(&cfg, &|| false).expect("walk").entries
         };
         let on = dirs(true);
-        let paths: Vec<&str> = on.iter().map(|e| e.path.as_str()).collect();
+        let paths: Vec<&str> = on.iter().map(|e| &*e.path).collect();
         let mut sorted = paths.clone();
         sorted.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
         sorted.dedup();
         assert_eq!(paths, sorted, "in order, each once");
         for d in ["libs", "libs/lib", "libs/lib/src", "libs/lib/nested", "libs/lib/nested/deep"] {
-            assert!(on.iter().any(|e| e.kind == EntryKind::Dir && e.path == d), "{d}: {paths:?}");
+            assert!(on.iter().any(|e| e.kind == EntryKind::Dir && &*e.path == d), "{d}: {paths:?}");
         }
         for e in dirs(false) {
             assert!(on.iter().any(|o| o.path == e.path && o.kind == e.kind), "{} kept", e.path);
         }
         for e in &on {
-            let abs = if e.abs_path.as_os_str().is_empty() {
-                assert!(!abs_paths);
-                top.join(&e.path)
-            } else {
-                e.abs_path.clone()
+            let abs = match &e.abs_path {
+                None => {
+                    assert!(!abs_paths);
+                    top.join(&*e.path)
+                }
+                Some(abs) => abs.to_path_buf(),
             };
             assert!(fs::symlink_metadata(&abs).is_ok(), "{}", abs.display());
         }

@@ -98,14 +98,14 @@ impl Whole {
         let root_bytes = root.as_os_str().as_encoded_bytes();
         for (i, e) in entries.into_iter().enumerate() {
             paths.push_str(&e.path);
-            let abs = e.abs_path.as_os_str().as_encoded_bytes();
+            let abs = e.abs_path.as_ref().map_or(&[][..], |p| p.as_os_str().as_encoded_bytes());
             let joined = abs.is_empty()
                 || abs.len() == root_bytes.len() + 1 + e.path.len()
                     && abs.starts_with(root_bytes)
                     && abs[root_bytes.len()] == std::path::MAIN_SEPARATOR as u8
                     && abs.ends_with(e.path.as_bytes());
-            if !joined {
-                odd.insert(i as u32, e.abs_path);
+            if !joined && let Some(abs) = e.abs_path {
+                odd.insert(i as u32, *abs);
             }
             items.push(Item {
                 end: paths.len() as u32,
@@ -147,19 +147,11 @@ impl Whole {
         let item = self.items[i];
         let path = self.path(i);
         let abs_path = match self.odd.get(&(i as u32)) {
-            Some(abs) => abs.clone(),
-            None if abs => self.root.join(path),
-            None => PathBuf::new(),
+            Some(abs) => Some(Box::new(abs.clone())),
+            None if abs => Some(Box::new(self.root.join(path))),
+            None => None,
         };
-        Entry {
-            path: path.to_string(),
-            abs_path,
-            kind: item.kind,
-            size: None,
-            modified: None,
-            tracked: item.tracked,
-            missing: item.missing,
-        }
+        Entry::new(path.into(), abs_path, item.kind, item.tracked, item.missing)
     }
 }
 
@@ -325,7 +317,9 @@ impl Listings {
                 if e.kind != EntryKind::File || e.missing.is_some() {
                     continue;
                 }
-                match st.metas.get(e.abs_path.as_os_str().as_encoded_bytes()) {
+                // (Every entry has its absolute path when sizes are asked for.)
+                let Some(abs) = &e.abs_path else { continue };
+                match st.metas.get(abs.as_os_str().as_encoded_bytes()) {
                     Some(m) => set(e, *m),
                     None => missing.push(i),
                 }
@@ -335,10 +329,10 @@ impl Listings {
         let mut found = Vec::with_capacity(missing.len());
         for i in missing.drain(..) {
             let e = &mut entries[i];
-            let m =
-                std::fs::symlink_metadata(&e.abs_path).ok().map(|m| (m.len(), m.modified().ok()));
+            let Some(abs) = e.abs_path.as_deref().cloned() else { continue };
+            let m = std::fs::symlink_metadata(&abs).ok().map(|m| (m.len(), m.modified().ok()));
             set(e, m);
-            found.push((e.abs_path.clone(), m));
+            found.push((abs, m));
         }
         let held = self.bytes();
         let mut st = self.lock();
@@ -356,8 +350,7 @@ impl Listings {
 
 fn set(e: &mut Entry, m: Meta) {
     if let Some((size, modified)) = m {
-        e.size = Some(size);
-        e.modified = modified;
+        e.set_meta(size, modified);
     }
 }
 

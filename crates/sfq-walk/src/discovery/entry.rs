@@ -14,27 +14,71 @@ pub enum EntryKind {
     Dir,
 }
 
-/// One candidate.
+/// One candidate. A listing holds one per file of the tree: 48 bytes and
+/// its path (a million-file listing is 48 MB and the paths).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     /// Path relative to the root, `/`-separated, never `./`-prefixed. Names
     /// that are not valid UTF-8 are converted lossily (U+FFFD).
-    pub path: String,
-    /// Absolute path with the real bytes of every name.
-    pub abs_path: PathBuf,
+    pub path: Box<str>,
+    /// Absolute path with the real bytes of every name, when the walk was
+    /// asked for absolute paths or a name is not UTF-8 (else it is the root
+    /// joined with [`Entry::path`]).
+    pub abs_path: Option<Box<PathBuf>>,
     /// File or directory.
     pub kind: EntryKind,
-    /// Size from `lstat`, when metadata was asked for and the entry is a
-    /// file that exists (directories are not `lstat`ed).
-    pub size: Option<u64>,
-    /// Modification time from `lstat`, when metadata was asked for (files only).
-    pub modified: Option<SystemTime>,
     /// Whether the path is in the git index.
     pub tracked: bool,
     /// `Some(os_code)` for a tracked file that could not be `lstat`ed
     /// (`ENOENT` when it was deleted but is still in the index): git lists it,
     /// so it stays a candidate and the caller reports the read error.
     pub missing: Option<i32>,
+    /// Size and modification time from `lstat`, when metadata was asked
+    /// for and the entry is a file that exists (directories are not
+    /// `lstat`ed).
+    meta: Option<Box<(u64, Option<SystemTime>)>>,
+}
+
+// A million-file listing holds a million of these.
+const _: () = assert!(std::mem::size_of::<Entry>() == 48);
+
+impl Entry {
+    /// An entry without size and time.
+    pub fn new(
+        path: Box<str>,
+        abs_path: Option<Box<PathBuf>>,
+        kind: EntryKind,
+        tracked: bool,
+        missing: Option<i32>,
+    ) -> Entry {
+        Entry { path, abs_path, kind, tracked, missing, meta: None }
+    }
+
+    /// Size from `lstat`, when metadata was asked for and the entry is a
+    /// file that exists.
+    pub fn size(&self) -> Option<u64> {
+        self.meta.as_ref().map(|m| m.0)
+    }
+
+    /// Modification time from `lstat`, when metadata was asked for (files
+    /// only).
+    pub fn modified(&self) -> Option<SystemTime> {
+        self.meta.as_ref().and_then(|m| m.1)
+    }
+
+    /// Sets the size and modification time `lstat` gave.
+    pub fn set_meta(&mut self, size: u64, modified: Option<SystemTime>) {
+        self.meta = Some(Box::new((size, modified)));
+    }
+
+    /// The absolute path: [`Entry::abs_path`], else `root` joined with the
+    /// path.
+    pub fn abs(&self, root: &std::path::Path) -> std::borrow::Cow<'_, std::path::Path> {
+        match &self.abs_path {
+            Some(abs) => std::borrow::Cow::Borrowed(abs.as_path()),
+            None => std::borrow::Cow::Owned(root.join(&*self.path)),
+        }
+    }
 }
 
 /// How the candidates were decided.

@@ -190,8 +190,8 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
         entries.extend(extra);
         if !walker.cfg.abs_paths {
             // Ties are ordered by the real bytes of the absolute paths.
-            for e in entries.iter_mut().filter(|e| e.abs_path.as_os_str().is_empty()) {
-                e.abs_path = walker.cfg.root.join(&e.path);
+            for e in entries.iter_mut().filter(|e| e.abs_path.is_none()) {
+                e.abs_path = Some(Box::new(walker.cfg.root.join(&*e.path)));
             }
         }
         sort_entries(&mut entries);
@@ -287,7 +287,7 @@ fn sort_entries(entries: &mut [Entry]) {
         };
         ord.then_with(|| {
             let (x, y) = (&entries[a.2 as usize], &entries[b.2 as usize]);
-            x.abs_path.as_os_str().as_encoded_bytes().cmp(y.abs_path.as_os_str().as_encoded_bytes())
+            abs_bytes(x).cmp(abs_bytes(y))
         })
     };
     if keys.len() > 20_000 {
@@ -297,6 +297,11 @@ fn sort_entries(entries: &mut [Entry]) {
     }
     let order: Vec<u32> = keys.into_iter().map(|k| k.2).collect();
     permute(entries, order);
+}
+
+/// The bytes of an entry's absolute path, when it has one.
+pub(crate) fn abs_bytes(e: &Entry) -> &[u8] {
+    e.abs_path.as_ref().map_or(&[], |p| p.as_os_str().as_encoded_bytes())
 }
 
 /// Puts at each `i` the entry now at `order[i]` (a permutation), in place:

@@ -78,9 +78,7 @@ pub(crate) fn walk_all(
 /// Path order of a listing: UTF-16 order of the path, ties (lossy names) by
 /// the absolute path's bytes.
 fn order(a: &Entry, b: &Entry) -> Ordering {
-    crate::cmp_utf16(&a.path, &b.path).then_with(|| {
-        a.abs_path.as_os_str().as_encoded_bytes().cmp(b.abs_path.as_os_str().as_encoded_bytes())
-    })
+    crate::cmp_utf16(&a.path, &b.path).then_with(|| super::abs_bytes(a).cmp(super::abs_bytes(b)))
 }
 
 /// Merges the submodules' listings into the superproject's: entries in
@@ -105,27 +103,21 @@ pub(crate) fn merge(mut listing: Listing, walked: Vec<Walked>, config: &WalkConf
             while end < rel.len() {
                 end += rel[end..].iter().position(|&c| c == b'/').unwrap_or(rel.len() - end);
                 let dir = &rel[..end];
-                inserts.push(Entry {
-                    path: String::from_utf8_lossy(dir).into_owned(),
-                    abs_path: if config.abs_paths || lossy_key {
-                        root.join(os_str(dir))
-                    } else {
-                        PathBuf::new()
-                    },
-                    kind: EntryKind::Dir,
-                    size: None,
-                    modified: None,
-                    tracked: false,
-                    missing: None,
-                });
+                inserts.push(Entry::new(
+                    String::from_utf8_lossy(dir).into(),
+                    (config.abs_paths || lossy_key).then(|| Box::new(root.join(os_str(dir)))),
+                    EntryKind::Dir,
+                    false,
+                    None,
+                ));
                 end += 1;
             }
         }
         for mut e in sub.entries {
-            if lossy_key && e.abs_path.as_os_str().is_empty() {
-                e.abs_path = sub_root.join(&e.path);
+            if lossy_key && e.abs_path.is_none() {
+                e.abs_path = Some(Box::new(sub_root.join(&*e.path)));
             }
-            e.path = format!("{key}/{}", e.path);
+            e.path = format!("{key}/{}", e.path).into();
             inserts.push(e);
         }
         listing.errors.extend(sub.errors);
@@ -147,8 +139,8 @@ pub(crate) fn merge(mut listing: Listing, walked: Vec<Walked>, config: &WalkConf
     // A name that is not UTF-8 fills in every absolute path (see
     // `WalkConfigBuilder::abs_paths`).
     let fill = !config.abs_paths
-        && (inserts.iter().any(|e| !e.abs_path.as_os_str().is_empty())
-            || listing.entries.iter().any(|e| !e.abs_path.as_os_str().is_empty()));
+        && (inserts.iter().any(|e| e.abs_path.is_some())
+            || listing.entries.iter().any(|e| e.abs_path.is_some()));
     let main = std::mem::take(&mut listing.entries);
     let mut out: Vec<Entry> = Vec::with_capacity(main.len() + inserts.len());
     let mut a = main.into_iter().peekable();
@@ -173,8 +165,8 @@ pub(crate) fn merge(mut listing: Listing, walked: Vec<Walked>, config: &WalkConf
         {
             continue;
         }
-        if fill && e.abs_path.as_os_str().is_empty() {
-            e.abs_path = root.join(&e.path);
+        if fill && e.abs_path.is_none() {
+            e.abs_path = Some(Box::new(root.join(&*e.path)));
         }
         out.push(e);
     }

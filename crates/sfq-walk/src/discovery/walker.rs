@@ -252,22 +252,19 @@ impl<'a> Walker<'a> {
         tracked: bool,
         missing: Option<i32>,
     ) -> Entry {
-        let (path, lossy) = match std::str::from_utf8(root_rel) {
-            Ok(s) => (s.to_owned(), false),
+        let (path, lossy): (Box<str>, bool) = match std::str::from_utf8(root_rel) {
+            Ok(s) => (s.into(), false),
             Err(_) => {
                 self.lossy.store(true, Ordering::Relaxed);
-                (String::from_utf8_lossy(root_rel).into_owned(), true)
+                (String::from_utf8_lossy(root_rel).into(), true)
             }
         };
-        Entry {
-            path,
-            abs_path: if self.cfg.abs_paths || lossy { self.abs(root_rel) } else { PathBuf::new() },
-            kind,
-            size: meta.map(|m| m.len),
-            modified: meta.and_then(|m| m.modified),
-            tracked,
-            missing,
+        let abs = (self.cfg.abs_paths || lossy).then(|| Box::new(self.abs(root_rel)));
+        let mut entry = Entry::new(path, abs, kind, tracked, missing);
+        if let Some(m) = meta {
+            entry.set_meta(m.len, m.modified);
         }
+        entry
     }
 
     /// Reads the per-directory ignore files of `dir_abs` (listed in
