@@ -120,7 +120,7 @@ impl Candidate {
 }
 
 /// Whether `abs` is `folder` joined with `rel`.
-fn joins(folder: &Path, rel: &str, abs: &Path) -> bool {
+pub(crate) fn joins(folder: &Path, rel: &str, abs: &Path) -> bool {
     let (f, a) = (folder.as_os_str().as_encoded_bytes(), abs.as_os_str().as_encoded_bytes());
     a.len() == f.len() + 1 + rel.len()
         && a.starts_with(f)

@@ -22,10 +22,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::TempDir;
-use sfq_walk::discovery::{
-    EntryKind, GitEnvironment, Listing, NotCheckedOut, WalkConfig, WalkError, walk,
-};
+use common::{TempDir, files, sorted_utf16};
+use sfq_walk::discovery::{GitEnvironment, Listing, NotCheckedOut, WalkConfig, WalkError, walk};
 
 struct Env {
     home: PathBuf,
@@ -106,12 +104,6 @@ fn write(path: &Path, data: &[u8]) {
     fs::write(path, data).expect("write");
 }
 
-fn sorted_utf16(set: BTreeSet<String>) -> Vec<String> {
-    let mut list: Vec<String> = set.into_iter().collect();
-    list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    list
-}
-
 /// git's candidates under `root`: `ls-files -t --cached --others
 /// --exclude-standard` without the skip-worktree (`S`) entries, regular
 /// files only (a path below a symlink dropped), and which of them are
@@ -160,15 +152,6 @@ fn expected(env: &Env, root: &Path) -> (Vec<String>, BTreeSet<String>, usize) {
         set.insert(String::from_utf8_lossy(raw).into_owned());
     }
     (sorted_utf16(set), missing, skip_worktree.len())
-}
-
-fn files(listing: &Listing) -> Vec<String> {
-    listing
-        .entries
-        .iter()
-        .filter(|e| e.kind == EntryKind::File)
-        .map(|e| e.path.to_string())
-        .collect()
 }
 
 /// Compares the walk at `root` with git: the same files, the same missing

@@ -20,7 +20,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::TempDir;
+use common::{TempDir, files, sorted_utf16};
 use sfq_walk::discovery::{EntryKind, GitEnvironment, Listing, PathFilter, WalkConfig, walk};
 
 struct Env {
@@ -99,12 +99,6 @@ fn records(out: &[u8]) -> Vec<String> {
         .collect()
 }
 
-fn sorted_utf16(set: BTreeSet<String>) -> Vec<String> {
-    let mut list: Vec<String> = set.into_iter().collect();
-    list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    list
-}
-
 /// The gitlinks of the index of the repository at `dir`.
 fn gitlinks(env: &Env, dir: &Path) -> BTreeSet<String> {
     let out = env.git(dir, &["ls-files", "-z", "-s"]);
@@ -156,15 +150,6 @@ fn expected(env: &Env, repo: &Path, prefix: &str, recurse: bool, out: &mut BTree
             }
         }
     }
-}
-
-fn files(listing: &Listing) -> Vec<String> {
-    listing
-        .entries
-        .iter()
-        .filter(|e| e.kind == EntryKind::File)
-        .map(|e| e.path.to_string())
-        .collect()
 }
 
 fn assert_same(label: &str, got: &[String], want: &[String]) {

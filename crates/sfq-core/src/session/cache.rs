@@ -450,7 +450,7 @@ impl ContentCache {
             // The cold reader's skip (it reads 64 KiB before it looks at the
             // size); its size kept, for the next call to skip it unread.
             self.read.fetch_add(1, Ordering::Relaxed);
-            self.keep_size(cand, stamp, watched, epoch);
+            self.keep_size(abs, stamp, watched, epoch);
             return Err(SkipReason::MaxFileSizeExceeded(stamp.size));
         }
         // The filter of a text held without it, when the file is the one
@@ -496,7 +496,7 @@ impl ContentCache {
                 let text = Arc::new(if size == stamp.size { text.compact() } else { text });
                 if size == stamp.size {
                     let kept = Kept { text: Ok(text.clone()), grams: kept_grams };
-                    self.keep(cand, stamp, encoding, kept, started, watched, epoch);
+                    self.keep(abs, stamp, encoding, kept, started, watched, epoch);
                 }
                 return Ok(Some((text, size)));
             }
@@ -504,7 +504,7 @@ impl ContentCache {
             Err(other) => return Err(other),
         };
         let kept = Kept { text: text.clone(), grams: None };
-        self.keep(cand, stamp, encoding, kept, started, watched, epoch);
+        self.keep(abs, stamp, encoding, kept, started, watched, epoch);
         text.map(|t| Some((t, stamp.size)))
     }
 
@@ -516,7 +516,7 @@ impl ContentCache {
     #[allow(clippy::too_many_arguments)]
     fn keep(
         &self,
-        cand: &Candidate,
+        abs: &Path,
         stamp: Stamp,
         encoding: Encoding,
         kept: Kept,
@@ -524,7 +524,6 @@ impl ContentCache {
         watched: bool,
         epoch: u64,
     ) {
-        let abs = cand.abs();
         let started_ns =
             started.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128);
         let racy = stamp.mtime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128
@@ -553,7 +552,7 @@ impl ContentCache {
         if racy && !trusted {
             return;
         }
-        inner.remove(&abs);
+        inner.remove(abs);
         // The text and its filter; else the filter alone; else nothing.
         let whole = inner.room(lean + text_bytes, limit, Room::Stale);
         let text = if whole {
@@ -567,7 +566,7 @@ impl ContentCache {
         let bytes = lean + text_bytes;
         let used = inner.calls;
         inner.add(
-            &abs,
+            abs,
             Entry {
                 stamp,
                 encoding,
@@ -587,19 +586,18 @@ impl ContentCache {
     /// Keeps the stamp of a file over a call's size cap (no text, no
     /// filter), trusted as [`ContentCache::keep`] trusts a text; a size is
     /// never racy (a write that changes it changes the stamp).
-    fn keep_size(&self, cand: &Candidate, stamp: Stamp, watched: bool, epoch: u64) {
-        let abs = cand.abs();
+    fn keep_size(&self, abs: &Path, stamp: Stamp, watched: bool, epoch: u64) {
         let bytes = abs.as_os_str().len() as u64 + ENTRY_BYTES;
         let limit = self.limit();
         let mut inner = self.lock();
         let trusted = watched && stamp.nlink == 1 && inner.epoch == epoch;
-        inner.remove(&abs);
+        inner.remove(abs);
         if !inner.room(bytes, limit, Room::Stale) {
             return;
         }
         let used = inner.calls;
         inner.add(
-            &abs,
+            abs,
             Entry {
                 stamp,
                 encoding: Encoding::Utf8,

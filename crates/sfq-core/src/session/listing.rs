@@ -95,16 +95,11 @@ impl Whole {
         let mut paths = String::with_capacity(total);
         let mut items = Vec::with_capacity(entries.len());
         let mut odd = FxHashMap::default();
-        let root_bytes = root.as_os_str().as_encoded_bytes();
         for (i, e) in entries.into_iter().enumerate() {
             paths.push_str(&e.path);
-            let abs = e.abs_path.as_ref().map_or(&[][..], |p| p.as_os_str().as_encoded_bytes());
-            let joined = abs.is_empty()
-                || abs.len() == root_bytes.len() + 1 + e.path.len()
-                    && abs.starts_with(root_bytes)
-                    && abs[root_bytes.len()] == std::path::MAIN_SEPARATOR as u8
-                    && abs.ends_with(e.path.as_bytes());
-            if !joined && let Some(abs) = e.abs_path {
+            if let Some(abs) = e.abs_path
+                && !crate::discovery::joins(root, &e.path, &abs)
+            {
                 odd.insert(i as u32, *abs);
             }
             items.push(Item {

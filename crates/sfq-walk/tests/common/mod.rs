@@ -1,4 +1,5 @@
-//! Shared helpers of the integration tests: a seeded PRNG and temp dirs.
+//! Shared helpers of the integration tests: a seeded PRNG, temp dirs and
+//! listings' paths.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -69,4 +70,21 @@ impl Drop for TempDir {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
+}
+
+/// The file paths of a listing, in its order.
+pub fn files(listing: &sfq_walk::discovery::Listing) -> Vec<String> {
+    listing
+        .entries
+        .iter()
+        .filter(|e| e.kind == sfq_walk::discovery::EntryKind::File)
+        .map(|e| e.path.to_string())
+        .collect()
+}
+
+/// The paths of `set` in UTF-16 order (a listing's order).
+pub fn sorted_utf16(set: std::collections::BTreeSet<String>) -> Vec<String> {
+    let mut list: Vec<String> = set.into_iter().collect();
+    list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    list
 }
