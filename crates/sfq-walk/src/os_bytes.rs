@@ -26,7 +26,6 @@ pub(crate) fn os_str(bytes: &[u8]) -> Cow<'_, OsStr> {
 /// The bytes of a directory entry's name (Linux reads them from the
 /// directory itself: see `discovery::dir`).
 #[cfg(unix)]
-#[cfg_attr(target_os = "linux", allow(dead_code))]
 pub(crate) fn into_bytes(name: OsString) -> Vec<u8> {
     use std::os::unix::ffi::OsStringExt;
     name.into_vec()

@@ -2,17 +2,26 @@
 //! `git ls-files -z --cached --others --exclude-standard` on generated
 //! repositories (minus symlinks, directories and nested-repo entries, which
 //! the product never lists).
+//!
+//! On Windows git cannot be run by the test (under Wine a Linux git starts
+//! but is not waited for): a run on Linux with `SFQ_WALK_RECORD` keeps its
+//! trees and git's answers, made with names Windows allows and no symlinks,
+//! and `matches_recorded_git_ls_files` walks the same trees on Windows
+//! (`SFQ_WALK_REPLAY`) against those answers.
+
+// On Windows only the replay runs: the generation is Linux's.
+#![cfg_attr(windows, allow(dead_code, unused_imports))]
 
 mod common;
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{Rng, TempDir, seeds};
+use common::{Rng, TempDir, record_dir, seeds};
 use sfq_walk::discovery::{
     EFBIG, EntryKind, GitEnvironment, Listing, SoftError, WalkConfig, WalkError, walk,
 };
@@ -117,12 +126,41 @@ const NAMES: &[&str] = &[
 ];
 const EXTS: &[&str] = &["", ".txt", ".log", ".o", ".rs", ".ts", ".md", " "];
 
+/// A name Windows allows: none of `*?"<>|:\\`, no trailing blank or dot.
+fn windows_name(name: &str) -> bool {
+    !name.contains(['*', '?', '"', '<', '>', '|', ':', '\\']) && !name.ends_with([' ', '.'])
+}
+
 fn name(rng: &mut Rng) -> String {
-    let mut n = NAMES[rng.below(NAMES.len())].to_string();
-    if rng.chance(50) {
-        n.push_str(EXTS[rng.below(EXTS.len())]);
+    loop {
+        let mut n = NAMES[rng.below(NAMES.len())].to_string();
+        if rng.chance(50) {
+            n.push_str(EXTS[rng.below(EXTS.len())]);
+        }
+        // Trees recorded for Windows hold only names it allows.
+        if record_dir().is_none() || windows_name(&n) {
+            return n;
+        }
     }
-    n
+}
+
+/// A symbolic link, where the tree is not recorded for Windows (which
+/// checks links out as text files unless told otherwise: its own case).
+fn try_symlink(target: &str, link: &Path) {
+    #[cfg(unix)]
+    if record_dir().is_none() {
+        let _ = std::os::unix::fs::symlink(target, link);
+    }
+    #[cfg(not(unix))]
+    let _ = (target, link);
+}
+
+/// A path held as bytes (UTF-8 on Windows, any bytes on Unix).
+fn os_path(raw: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    return PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(raw));
+    #[cfg(not(unix))]
+    PathBuf::from(String::from_utf8_lossy(raw).into_owned())
 }
 
 fn rule(rng: &mut Rng) -> String {
@@ -245,7 +283,7 @@ fn expected(root: &Path, git_out: &[u8]) -> (Vec<String>, BTreeSet<String>) {
         if raw.is_empty() || raw.ends_with(b"/") {
             continue;
         }
-        let rel = Path::new(std::ffi::OsStr::from_bytes(raw));
+        let rel = os_path(raw);
         // Any symlinked component drops the path.
         let mut acc = root.to_path_buf();
         let comps: Vec<_> = rel.components().collect();
@@ -279,9 +317,49 @@ fn expected(root: &Path, git_out: &[u8]) -> (Vec<String>, BTreeSet<String>) {
 
 fn compare(env: &Env, root: &Path, label: &str, threads: usize) {
     let git_out = env.git(root, &["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
-    let (want, want_missing) = expected(root, &git_out);
+    if let Some(dir) = record_dir() {
+        record(&dir, env, root, label, threads, &git_out);
+    }
+    check(&env.git_env(), root, label, threads, &git_out);
+}
+
+/// Keeps a comparison for Windows to replay: a copy of the test's folder as
+/// it is now (`trees/<n>/`; a worktree's gitfile made to point into the copy,
+/// as Git for Windows writes it: a drive path with `/`, Wine's drive Z: being
+/// Linux's root), `cases/<n>.case` (the label, then the root, home and XDG
+/// folders relative to the record folder, `/`-separated, then the thread
+/// count, a line each) and `cases/<n>.git` (git's answer).
+fn record(dir: &Path, env: &Env, root: &Path, label: &str, threads: usize, git_out: &[u8]) {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let name = format!("{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed));
+    let dir = fs::canonicalize(dir).expect("record folder");
+    let test_dir = env.home.parent().expect("the test's folder");
+    let copy = dir.join("trees").join(&name);
+    common::copy_tree(test_dir, &copy);
+    let moved = |p: &Path| copy.join(p.strip_prefix(test_dir).expect("in the test's folder"));
+    let gitfile = moved(root).join(".git");
+    if gitfile.is_file() {
+        let text = fs::read_to_string(&gitfile).expect("gitfile");
+        let target = text.trim_end().strip_prefix("gitdir: ").expect("gitdir: line");
+        let target = moved(Path::new(target));
+        fs::write(&gitfile, format!("gitdir: Z:{}\n", target.display())).expect("gitfile");
+    }
+    let rel = |p: &Path| {
+        let r = moved(p);
+        r.strip_prefix(&dir).expect("in the record folder").to_str().expect("UTF-8").to_string()
+    };
+    let text =
+        format!("{label}\n{}\n{}\n{}\n{threads}\n", rel(root), rel(&env.home), rel(&env.xdg));
+    fs::create_dir_all(dir.join("cases")).expect("cases folder");
+    fs::write(dir.join("cases").join(format!("{name}.case")), text).expect("write case");
+    fs::write(dir.join("cases").join(format!("{name}.git")), git_out).expect("write case");
+}
+
+/// The walk of `root` against git's answer `git_out` on it.
+fn check(git_env: &GitEnvironment, root: &Path, label: &str, threads: usize, git_out: &[u8]) {
+    let (want, want_missing) = expected(root, git_out);
     let cfg = WalkConfig::builder(root)
-        .git_environment(env.git_env())
+        .git_environment(git_env.clone())
         .threads(threads)
         .build()
         .expect("config");
@@ -313,7 +391,7 @@ fn compare(env: &Env, root: &Path, label: &str, threads: usize) {
 
     // Pruned names and hidden entries: git's list minus paths with such components.
     let cfg = WalkConfig::builder(root)
-        .git_environment(env.git_env())
+        .git_environment(git_env.clone())
         .threads(threads)
         .prune_dirs(["node_modules", "build"])
         .hidden(false)
@@ -360,7 +438,7 @@ fn one_seed(seed: u64) {
     let mut to_add = Vec::new();
     for f in &files {
         if rng.chance(50) && repo.join(f).is_file() {
-            to_add.extend_from_slice(f.as_os_str().as_bytes());
+            to_add.extend_from_slice(f.to_str().expect("UTF-8 name").as_bytes());
             to_add.push(0);
         }
     }
@@ -383,11 +461,8 @@ fn one_seed(seed: u64) {
         env.git_stdin(&repo, &["update-index", "--index-info"], info.as_bytes());
     }
     // Delete some tracked files; make a tracked path a directory.
-    let tracked: Vec<PathBuf> = to_add
-        .split(|&c| c == 0)
-        .filter(|s| !s.is_empty())
-        .map(|s| PathBuf::from(std::ffi::OsStr::from_bytes(s)))
-        .collect();
+    let tracked: Vec<PathBuf> =
+        to_add.split(|&c| c == 0).filter(|s| !s.is_empty()).map(os_path).collect();
     for t in &tracked {
         if rng.chance(10) {
             fs::remove_file(repo.join(t)).ok();
@@ -403,13 +478,13 @@ fn one_seed(seed: u64) {
     // More untracked files after the add.
     random_tree(&mut rng, &repo, 20);
     // Symlinks: to a file, to a dir, a loop, a tracked one, a dangling one.
-    let _ = std::os::unix::fs::symlink("a", repo.join("link-file"));
-    let _ = std::os::unix::fs::symlink("src", repo.join("link-dir"));
-    let _ = std::os::unix::fs::symlink("loop", repo.join("loop"));
-    let _ = std::os::unix::fs::symlink("nowhere", repo.join("dangling"));
+    try_symlink("a", &repo.join("link-file"));
+    try_symlink("src", &repo.join("link-dir"));
+    try_symlink("loop", &repo.join("loop"));
+    try_symlink("nowhere", &repo.join("dangling"));
     write(&repo.join("real/inside.txt"), b"r\n");
-    let _ = std::os::unix::fs::symlink("../real", repo.join("src-link"));
-    if rng.chance(50) {
+    try_symlink("../real", &repo.join("src-link"));
+    if rng.chance(50) && repo.join("link-file").symlink_metadata().is_ok() {
         env.git(&repo, &["add", "-f", "link-file", "dangling"]);
     }
     // node_modules at several depths.
@@ -454,6 +529,19 @@ fn one_seed(seed: u64) {
     if !subdirs.is_empty() {
         let sub = rng.pick(&subdirs).clone();
         compare(&env, &sub, &format!("seed {seed} subdir {}", sub.display()), 2);
+        // Two levels below the top: the root's prefix in the repository has
+        // a separator (`/` in the index on every platform).
+        let mut deeper: Vec<PathBuf> = fs::read_dir(&sub)
+            .expect("read")
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
+        deeper.sort();
+        if !deeper.is_empty() {
+            let deep = rng.pick(&deeper).clone();
+            compare(&env, &deep, &format!("seed {seed} subdir {}", deep.display()), 1);
+        }
     }
 
     // A linked worktree (needs a commit).
@@ -467,6 +555,42 @@ fn one_seed(seed: u64) {
     }
 }
 
+/// The comparisons a recording run kept (see the module's doc), each made
+/// again here on the same trees.
+#[cfg(windows)]
+#[test]
+fn matches_recorded_git_ls_files() {
+    let dir = common::replay_dir().expect(
+        "set SFQ_WALK_REPLAY to the folder a Linux run of this test filled with SFQ_WALK_RECORD (scripts/test-wine.mjs does both)",
+    );
+    let mut cases: Vec<PathBuf> = fs::read_dir(dir.join("cases"))
+        .expect("the replay folder has cases/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "case"))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no cases in {}", dir.display());
+    let at = |rel: &str| rel.split('/').fold(dir.clone(), |p, c| p.join(c));
+    for case in &cases {
+        let text = fs::read_to_string(case).expect("read case");
+        let lines: Vec<&str> = text.lines().collect();
+        let [label, root, home, xdg, threads] = lines[..] else {
+            panic!("bad case {}", case.display())
+        };
+        let git_out = fs::read(case.with_extension("git")).expect("read git's answer");
+        let git_env = GitEnvironment {
+            home: Some(at(home)),
+            xdg_config_home: Some(at(xdg)),
+            config_nosystem: true,
+            ..Default::default()
+        };
+        check(&git_env, &at(root), label, threads.parse().expect("threads"), &git_out);
+    }
+    eprintln!("git differential on Windows: {} recorded comparisons identical", cases.len());
+}
+
+#[cfg(unix)]
 #[test]
 fn matches_git_ls_files() {
     let seeds = seeds(40);
@@ -476,6 +600,7 @@ fn matches_git_ls_files() {
     eprintln!("git differential: {} seeds identical", seeds.len());
 }
 
+#[cfg(unix)]
 #[test]
 fn threads_do_not_change_output() {
     let mut rng = Rng::new(77);
@@ -519,6 +644,7 @@ fn small_repo(tag: &str, init_args: &[&str]) -> (TempDir, Env, PathBuf) {
     (tmp, env, repo)
 }
 
+#[cfg(unix)]
 #[test]
 fn include_if_gitdir_and_sha256_and_ignorecase() {
     // includeIf "gitdir:" pulling in core.excludesFile.
@@ -539,6 +665,7 @@ fn include_if_gitdir_and_sha256_and_ignorecase() {
     compare(&env3, &repo3, "ignorecase", 1);
 }
 
+#[cfg(unix)]
 #[test]
 fn an_index_rewritten_between_walks_is_read_again() {
     // The parse of an unchanged index is reused across walks; git rewrites
@@ -568,6 +695,7 @@ fn files(listing: &Listing) -> Vec<&str> {
     listing.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| &*e.path).collect()
 }
 
+#[cfg(unix)]
 #[test]
 fn ignore_files_of_100_mib_or_more_are_treated_as_git_treats_them() {
     // small_repo: a.txt and d/f.txt tracked, b.log, B.LOG, c.inc, d/e.inc,

@@ -13,6 +13,8 @@
 //! * where every file has content, the files `git grep -l ''` searches (it
 //!   leaves skip-worktree entries out too) and the untracked ones.
 
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::BTreeSet;

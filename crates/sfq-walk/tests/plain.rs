@@ -4,12 +4,11 @@
 mod common;
 
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::TempDir;
+use common::{TempDir, symlink};
 use sfq_walk::discovery::{
     EFBIG, EntryKind, GitEnvironment, Mode, SoftError, WalkConfig, WalkError, walk,
 };
@@ -45,9 +44,9 @@ fn fixture(root: &Path) {
     write(root, "node_modules/m.js", "m");
     write(root, "\u{FF61}.txt", "");
     write(root, "\u{1F600}.txt", "");
-    symlink("a.txt", root.join("link")).expect("symlink");
-    symlink("sub", root.join("dirlink")).expect("symlink");
-    symlink("loop", root.join("loop")).expect("symlink");
+    symlink("a.txt", root.join("link"));
+    symlink("sub", root.join("dirlink"));
+    symlink("loop", root.join("loop"));
 }
 
 fn paths(
@@ -233,15 +232,18 @@ fn files_and_directories_come_in_utf16_path_order_whatever_the_thread_count() {
 
 #[test]
 fn without_absolute_paths_the_listing_is_the_same_and_only_non_utf8_names_keep_theirs() {
-    use std::os::unix::ffi::OsStrExt;
     let tmp = TempDir::new("noabs");
     let root = tmp.path();
     for rel in ["a.txt", "d/b.txt", "d/e/c.txt", "\u{FFFD}x.txt"] {
         write(root, rel, "12");
     }
     // Two names the lossy conversion makes equal to `\u{FFFD}x.txt`: the
-    // tie is ordered by the real bytes.
+    // tie is ordered by the real bytes (Unix: names need not be UTF-8;
+    // Windows names are UTF-16, whose unpaired surrogates the file systems
+    // Wine runs on cannot hold).
+    #[cfg(unix)]
     for name in [&b"\xffx.txt"[..], &b"\xfex.txt"[..]] {
+        use std::os::unix::ffi::OsStrExt;
         fs::write(root.join(std::ffi::OsStr::from_bytes(name)), "3").expect("write");
     }
     for lossy in [false, true] {
@@ -265,7 +267,7 @@ fn without_absolute_paths_the_listing_is_the_same_and_only_non_utf8_names_keep_t
                 "lossy {lossy} threads {threads}"
             );
             for (w, o) in with.iter().zip(&without) {
-                if lossy {
+                if lossy && cfg!(unix) {
                     // A listing with a name that is not UTF-8 has them all.
                     assert_eq!(w.abs_path, o.abs_path);
                 } else {

@@ -13,6 +13,8 @@
 //! * without it, the walk is what it was: `git ls-files --cached --others
 //!   --exclude-standard` at the top, gitlinks left out, nothing below them.
 
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::BTreeSet;

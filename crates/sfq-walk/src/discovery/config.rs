@@ -339,20 +339,21 @@ mod tests {
 
     #[test]
     fn validation() {
+        let abs = if cfg!(windows) { r"C:\x" } else { "/x" };
         assert!(matches!(WalkConfig::builder("rel").build(), Err(ConfigError::RelativeRoot(_))));
         assert!(matches!(
-            WalkConfig::builder("/x").prune_dirs(["a/b"]).build(),
+            WalkConfig::builder(abs).prune_dirs(["a/b"]).build(),
             Err(ConfigError::BadPruneName(_))
         ));
         assert!(matches!(
-            WalkConfig::builder("/x").prune_dirs([".."]).build(),
+            WalkConfig::builder(abs).prune_dirs([".."]).build(),
             Err(ConfigError::BadPruneName(_))
         ));
         assert!(matches!(
-            WalkConfig::builder("/x").threads(5000).build(),
+            WalkConfig::builder(abs).threads(5000).build(),
             Err(ConfigError::TooManyThreads(5000))
         ));
-        let c = WalkConfig::builder("/x").prune_dirs(["node_modules"]).threads(3).build().unwrap();
+        let c = WalkConfig::builder(abs).prune_dirs(["node_modules"]).threads(3).build().unwrap();
         assert_eq!(c.threads(), 3);
     }
 }

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::os_bytes::os_str;
+use crate::os_bytes::{into_bytes, os_str};
 
 /// The repository that contains a root directory.
 #[derive(Debug, Clone)]
@@ -161,10 +161,7 @@ pub fn find(root: &Path) -> Found {
             Err(_) => return Found::BadGitfile(dotgit),
         };
         if let Some(git_dir) = git_dir {
-            let prefix = start
-                .strip_prefix(&dir)
-                .map(|p| p.as_os_str().as_encoded_bytes().to_vec())
-                .unwrap_or_default();
+            let prefix = start.strip_prefix(&dir).map(slash_path).unwrap_or_default();
             // Inside the repository directory itself: no work tree.
             if prefix.split(|&c| c == b'/').any(|c| c == b".git") {
                 return Found::None;
@@ -182,10 +179,36 @@ pub fn find(root: &Path) -> Found {
     }
 }
 
+/// A relative path as the index holds paths: its names' bytes joined by `/`
+/// (Windows separates them with `\\`).
+fn slash_path(rel: &Path) -> Vec<u8> {
+    let mut out = Vec::new();
+    for name in rel.components() {
+        if !out.is_empty() {
+            out.push(b'/');
+        }
+        out.extend_from_slice(&into_bytes(name.as_os_str().to_os_string()));
+    }
+    out
+}
+
 /// The branch `HEAD` points to, for `includeIf "onbranch:…"`.
 pub fn current_branch(git_dir: &Path) -> Option<String> {
     let data = fs::read(git_dir.join("HEAD")).ok()?;
     let s = String::from_utf8_lossy(&data);
     let r = s.strip_prefix("ref:")?.trim();
     r.strip_prefix("refs/heads/").map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_root_below_the_top_is_a_slash_separated_prefix() {
+        let sep = std::path::MAIN_SEPARATOR;
+        let rel = format!("src{sep}core{sep}ünï");
+        assert_eq!(slash_path(Path::new(&rel)), "src/core/ünï".as_bytes());
+        assert_eq!(slash_path(Path::new("")), b"");
+    }
 }

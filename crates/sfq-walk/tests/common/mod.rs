@@ -50,6 +50,20 @@ pub fn seeds(default: u64) -> Vec<u64> {
 /// A temporary directory removed on drop.
 pub struct TempDir(pub PathBuf);
 
+/// `SFQ_WALK_RECORD`: where a run on Linux keeps copies of its trees (under
+/// `trees/`) and git's answers on them (under `cases/`), for the same tests built for
+/// Windows to replay there (`SFQ_WALK_REPLAY`: the same folder as Windows
+/// sees it), where git cannot be run by the test itself (under Wine a Linux
+/// git starts but is not waited for).
+pub fn record_dir() -> Option<PathBuf> {
+    std::env::var_os("SFQ_WALK_RECORD").map(PathBuf::from)
+}
+
+/// `SFQ_WALK_REPLAY`: the folder a recording run filled (see [`record_dir`]).
+pub fn replay_dir() -> Option<PathBuf> {
+    std::env::var_os("SFQ_WALK_REPLAY").map(PathBuf::from)
+}
+
 impl TempDir {
     pub fn new(tag: &str) -> TempDir {
         static N: AtomicUsize = AtomicUsize::new(0);
@@ -87,4 +101,35 @@ pub fn sorted_utf16(set: std::collections::BTreeSet<String>) -> Vec<String> {
     let mut list: Vec<String> = set.into_iter().collect();
     list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
     list
+}
+
+/// Makes a symbolic link where the platform lets the test (on Windows that
+/// takes a privilege, so it may fail: the tests that make links expect them
+/// never listed, which holds as well when there is none).
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+    #[cfg(windows)]
+    {
+        let (target, link) = (target.as_ref(), link.as_ref());
+        let is_dir = link.parent().is_some_and(|p| p.join(target).is_dir());
+        let _ = if is_dir {
+            std::os::windows::fs::symlink_dir(target, link)
+        } else {
+            std::os::windows::fs::symlink_file(target, link)
+        };
+    }
+}
+
+/// Copies the folder `from` to `to` (files and folders; no links).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy");
+    for e in std::fs::read_dir(from).expect("read folder").flatten() {
+        let kind = e.file_type().expect("file type");
+        if kind.is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else if kind.is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("copy file");
+        }
+    }
 }
