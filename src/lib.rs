@@ -381,7 +381,7 @@ impl From<sfq_core::ProjectConfig> for ProjectConfig {
         // Every integer key is validated to a range well inside `u32`.
         let int = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
         ProjectConfig {
-            file: c.file.map(|f| f.display().to_string()),
+            file: c.file.map(|f| sfq_core::shown_path(&f)),
             version: c.version,
             exclude_patterns: c.exclude_patterns,
             exclude_mode: c.exclude_mode.map(|m| {

@@ -1007,8 +1007,8 @@ pub fn grep_content(
     };
     let base = resolve_base(&root, raw.string("path")?)?;
     let path = match &base {
-        Base::Dir { abs, .. } => abs.display().to_string(),
-        Base::File(c) => c.abs().display().to_string(),
+        Base::Dir { abs, .. } => crate::paths::shown(abs),
+        Base::File(c) => crate::paths::shown(&c.abs()),
     };
     let scan = LineScan {
         base,
@@ -1040,7 +1040,7 @@ pub fn grep_content(
         .entries
         .into_iter()
         .map(|(file, e)| GrepContentMatch {
-            absolute_path: scan.root.join(&*file).display().to_string(),
+            absolute_path: crate::paths::shown(&scan.root.join(&*file)),
             file,
             line: e.line_number,
             column: e.column,

@@ -303,7 +303,7 @@ pub fn walk_listing(
         .errors
         .into_iter()
         .map(|s| Unreadable {
-            rel: s.path.strip_prefix(root).unwrap_or(&s.path).to_string_lossy().into_owned(),
+            rel: crate::paths::slashed(s.path.strip_prefix(root).unwrap_or(&s.path)),
             code: s.code.map_or("EIO", |c| io_code(&std::io::Error::from_raw_os_error(c))),
         })
         .collect();
@@ -352,7 +352,7 @@ fn walk_error(e: WalkError, cancel: &Cancel) -> Error {
         }
         WalkError::Repository { path, reason } => Error::new(
             ErrorCode::Io("EREPOSITORY"),
-            format!("cannot read the git repository at '{}': {reason}", path.display()),
+            format!("cannot read the git repository at '{}': {reason}", crate::paths::shown(&path)),
         ),
         WalkError::Cancelled => cancel
             .check()

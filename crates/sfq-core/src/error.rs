@@ -65,7 +65,10 @@ impl Error {
     pub fn io(err: &std::io::Error, syscall: &str, path: &std::path::Path) -> Error {
         let code = io_code(err);
         let what = io_description(err);
-        Error::new(ErrorCode::Io(code), format!("{code}: {what}, {syscall} '{}'", path.display()))
+        Error::new(
+            ErrorCode::Io(code),
+            format!("{code}: {what}, {syscall} '{}'", crate::paths::shown(path)),
+        )
     }
 
     /// The error's code.
@@ -116,11 +119,15 @@ fn io_description(err: &std::io::Error) -> &'static str {
         "ENAMETOOLONG" => "name too long",
         "EPERM" => "operation not permitted",
         "ENOMEM" => "not enough memory",
+        "EBUSY" => "resource busy or locked",
+        "EINVAL" => "invalid argument",
+        "EBADF" => "bad file descriptor",
         _ => "i/o error",
     }
 }
 
 /// errno → name for the errors a read-only file scan can meet (Linux and macOS numbers agree on these).
+#[cfg(unix)]
 fn errno_name(errno: i32) -> Option<&'static str> {
     Some(match errno {
         1 => "EPERM",
@@ -148,6 +155,43 @@ fn errno_name(errno: i32) -> Option<&'static str> {
     })
 }
 
+/// A Win32 error number → the name Node gives it: libuv's
+/// `uv_translate_sys_error` (`src/win/error.c`), its file-system part. A
+/// file another process holds open without sharing (32) is `EBUSY`, never
+/// errno 32's `EPIPE`.
+#[cfg(windows)]
+fn errno_name(code: i32) -> Option<&'static str> {
+    Some(match code {
+        1 => "EISDIR",                      // ERROR_INVALID_FUNCTION
+        2 | 3 | 15 | 123 | 126 => "ENOENT", // FILE_/PATH_NOT_FOUND, INVALID_DRIVE, INVALID_NAME, MOD_NOT_FOUND
+        161 | 203 | 267 | 4392 => "ENOENT", // BAD_PATHNAME, ENVVAR_NOT_FOUND, DIRECTORY, INVALID_REPARSE_DATA
+        4 => "EMFILE",                      // ERROR_TOO_MANY_OPEN_FILES
+        5 | 740 | 998 | 1920 => "EACCES", // ACCESS_DENIED, ELEVATION_REQUIRED, NOACCESS, CANT_ACCESS_FILE
+        6 | 1004 => "EBADF",              // INVALID_HANDLE, INVALID_FLAGS
+        8 | 14 => "ENOMEM",               // NOT_ENOUGH_MEMORY, OUTOFMEMORY
+        13 | 87 | 122 | 1464 => "EINVAL", // INVALID_DATA, INVALID_PARAMETER, INSUFFICIENT_BUFFER, SYMLINK_NOT_SUPPORTED
+        17 => "EXDEV",                    // ERROR_NOT_SAME_DEVICE
+        19 => "EROFS",                    // ERROR_WRITE_PROTECT
+        23 | 31 | 110 | 1117 => "EIO",    // CRC, GEN_FAILURE, OPEN_FAILED, IO_DEVICE
+        32 | 33 | 231 => "EBUSY",         // SHARING_VIOLATION, LOCK_VIOLATION, PIPE_BUSY
+        39 | 82 | 112 => "ENOSPC",        // HANDLE_DISK_FULL, CANNOT_MAKE, DISK_FULL
+        50 => "ENOTSUP",                  // ERROR_NOT_SUPPORTED
+        64 => "ECONNRESET",               // ERROR_NETNAME_DELETED
+        80 | 183 => "EEXIST",             // FILE_EXISTS, ALREADY_EXISTS
+        109 => "EOF",                     // ERROR_BROKEN_PIPE
+        121 => "ETIMEDOUT",               // ERROR_SEM_TIMEOUT
+        145 => "ENOTEMPTY",               // ERROR_DIR_NOT_EMPTY
+        206 => "ENAMETOOLONG",            // ERROR_FILENAME_EXCED_RANGE
+        208 => "E2BIG",                   // ERROR_META_EXPANSION_TOO_LONG
+        230 | 232 | 233 => "EPIPE",       // BAD_PIPE, NO_DATA, PIPE_NOT_CONNECTED
+        995 => "ECANCELED",               // ERROR_OPERATION_ABORTED
+        1113 => "ECHARSET",               // ERROR_NO_UNICODE_TRANSLATION
+        1314 => "EPERM",                  // ERROR_PRIVILEGE_NOT_HELD
+        1921 => "ELOOP",                  // ERROR_CANT_RESOLVE_FILENAME
+        _ => return None,
+    })
+}
+
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -161,7 +205,30 @@ mod tests {
         let e = Error::io(&err, "scandir", std::path::Path::new("/nope"));
         assert_eq!(e.code().as_str(), "ENOENT");
         assert_eq!(e.message(), "ENOENT: no such file or directory, scandir '/nope'");
+        assert_eq!(io_code(&std::io::Error::from(std::io::ErrorKind::NotFound)), "ENOENT");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn errno_numbers_are_named_as_node_names_them() {
         let denied = std::io::Error::from_raw_os_error(13);
         assert_eq!(io_code(&denied), "EACCES");
+        assert_eq!(io_code(&std::io::Error::from_raw_os_error(32)), "EPIPE");
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn win32_error_numbers_are_named_as_libuv_names_them() {
+        let named = |n| io_code(&std::io::Error::from_raw_os_error(n));
+        assert_eq!(named(2), "ENOENT");
+        assert_eq!(named(3), "ENOENT");
+        assert_eq!(named(5), "EACCES");
+        assert_eq!(named(32), "EBUSY");
+        assert_eq!(named(33), "EBUSY");
+        assert_eq!(named(206), "ENAMETOOLONG");
+        assert_eq!(named(267), "ENOENT");
+        let locked = std::io::Error::from_raw_os_error(32);
+        let e = Error::io(&locked, "open", std::path::Path::new(r"C:\repo\locked.txt"));
+        assert_eq!(e.message(), r"EBUSY: resource busy or locked, open 'C:\repo\locked.txt'");
     }
 }

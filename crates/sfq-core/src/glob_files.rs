@@ -119,7 +119,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
     if !base.is_dir() {
         return Err(Error::new(
             ErrorCode::Io("ENOTDIR"),
-            format!("ENOTDIR: root '{}' is not a directory", base.display()),
+            format!("ENOTDIR: root '{}' is not a directory", crate::paths::shown(&base)),
         ));
     }
     let include = glob_set("pattern", std::slice::from_ref(&pattern), true, false)?;
@@ -166,7 +166,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
                 // The walk fills every absolute path in when a name is not
                 // UTF-8 (its real bytes are nowhere else); else it is this.
                 return GlobFile {
-                    absolute_path: e.abs(&base).display().to_string(),
+                    absolute_path: crate::paths::shown(&e.abs(&base)),
                     path: e.path.into(),
                     size: None,
                     modified: None,
@@ -181,7 +181,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
                 },
             };
             GlobFile {
-                absolute_path: abs.display().to_string(),
+                absolute_path: crate::paths::shown(&abs),
                 path: e.path.into(),
                 size: Some(size),
                 modified: Some(modified.map(iso8601).unwrap_or_default()),
@@ -209,7 +209,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         returned: files.len() as u64,
         truncated: offset + files.len() < total,
         files,
-        root: base.display().to_string(),
+        root: crate::paths::shown(&base),
         pattern,
     })
 }

@@ -40,6 +40,7 @@ pub(crate) mod transport;
 pub use cancel::{Cancel, Progress};
 pub use error::{Error, ErrorCode, Result};
 pub use matcher::{Matcher, Mode as MatchMode};
+pub use paths::shown as shown_path;
 pub use project_config::{ExcludeMode, ProjectConfig};
 pub use search::{FileText, count_matches};
 pub use session::{Session, SessionStats};

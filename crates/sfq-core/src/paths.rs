@@ -25,10 +25,38 @@ pub fn resolve_root(cwd: Option<&str>) -> Result<PathBuf> {
         Err(e) => Err(Error::io(&e, "scandir", &path)),
         Ok(m) if !m.is_dir() => Err(Error::new(
             ErrorCode::Io("ENOTDIR"),
-            format!("ENOTDIR: not a directory, scandir '{}'", path.display()),
+            format!("ENOTDIR: not a directory, scandir '{}'", shown(&path)),
         )),
         Ok(_) => std::fs::canonicalize(&path).map_err(|e| Error::io(&e, "realpath", &path)),
     }
+}
+
+/// A path as answers and messages show it. Roots come from `canonicalize`,
+/// which on Windows gives the verbatim form (`\\?\C:\Repo`, `\\?\UNC\server\share`):
+/// kept for I/O (where it makes `aux.c` and paths past 260 characters safe),
+/// shown as Node's `realpath` shows it (libuv strips the same prefixes):
+/// `C:\Repo`, `\\server\share`. Elsewhere the path as it is.
+pub fn shown(path: &Path) -> String {
+    let text = path.display().to_string();
+    #[cfg(windows)]
+    {
+        if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+            return format!(r"\\{rest}");
+        }
+        if let Some(rest) = text.strip_prefix(r"\\?\")
+            && rest.as_bytes().get(1) == Some(&b':')
+        {
+            return rest.to_string();
+        }
+    }
+    text
+}
+
+/// A relative path with `/` between its names, as every answer writes
+/// repository-relative paths (Windows joins them with `\\`).
+pub fn slashed(rel: &Path) -> String {
+    let text = rel.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' { text.into_owned() } else { text.replace('\\', "/") }
 }
 
 /// Whether `path` lies inside `root` (both absolute and normalised).
@@ -58,20 +86,14 @@ pub fn resolve_inside(root: &Path, path: &str) -> Result<(PathBuf, String)> {
     if !is_within(root, &canonical) {
         return Err(outside(root, path));
     }
-    let rel = canonical
-        .strip_prefix(root)
-        .map(|r| r.to_string_lossy().replace('\\', "/"))
-        .unwrap_or_default();
+    let rel = canonical.strip_prefix(root).map(slashed).unwrap_or_default();
     Ok((canonical, rel))
 }
 
 fn outside(root: &Path, path: &str) -> Error {
     Error::new(
         ErrorCode::OutsideRoot,
-        format!(
-            "path '{path}' resolves outside the root '{}'; give a path inside it",
-            root.display()
-        ),
+        format!("path '{path}' resolves outside the root '{}'; give a path inside it", shown(root)),
     )
 }
 
@@ -87,12 +109,26 @@ fn lexically_within(root: &Path, path: &Path) -> bool {
             other => out.push(other),
         }
     }
-    out.starts_with(root)
+    // (A verbatim root, `\\?\C:\…`, against a path given as `C:\…`.)
+    out.starts_with(root) || Path::new(&shown(&out)).starts_with(shown(root))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_shown_without_the_verbatim_prefix() {
+        if cfg!(windows) {
+            assert_eq!(shown(Path::new(r"\\?\C:\Repo\a.txt")), r"C:\Repo\a.txt");
+            assert_eq!(shown(Path::new(r"\\?\UNC\srv\share\x")), r"\\srv\share\x");
+            assert_eq!(shown(Path::new(r"C:\Repo")), r"C:\Repo");
+            assert_eq!(slashed(Path::new(r"src\core\a.rs")), "src/core/a.rs");
+        } else {
+            assert_eq!(shown(Path::new("/repo/a b.txt")), "/repo/a b.txt");
+            assert_eq!(slashed(Path::new("src/core/a.rs")), "src/core/a.rs");
+        }
+    }
 
     #[test]
     fn paths_outside_the_root_are_refused() {

@@ -125,7 +125,10 @@ impl ProjectConfig {
 }
 
 fn config_error(path: &Path, what: String) -> Error {
-    Error::new(ErrorCode::Io("EINVALIDCONFIG"), format!("config file '{}' {what}", path.display()))
+    Error::new(
+        ErrorCode::Io("EINVALIDCONFIG"),
+        format!("config file '{}' {what}", crate::paths::shown(path)),
+    )
 }
 
 struct Fields<'a> {

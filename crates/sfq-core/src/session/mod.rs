@@ -396,7 +396,7 @@ impl Session {
         if map.contains_key("cwd") {
             return Err(Error::invalid_option(format!(
                 "{api}: option 'cwd' is not taken by a session's calls (the session's root {} is; open another session for another folder)",
-                self.store.cache.root().display()
+                crate::paths::shown(self.store.cache.root())
             )));
         }
         let root = self.store.cache.root().to_str().unwrap_or_default().to_string();
@@ -413,7 +413,7 @@ impl Session {
         let calls = self.calls.load(Ordering::Relaxed);
         let last = self.last_call_ms.load(Ordering::Relaxed);
         SessionStats {
-            root: self.store.cache.root().to_string_lossy().into_owned(),
+            root: crate::paths::shown(self.store.cache.root()),
             files_known: c.files,
             content_bytes: c.content_bytes,
             index_bytes: c.index_bytes,

@@ -97,7 +97,8 @@ pub struct GitEnvironment {
     pub xdg_config_home: Option<PathBuf>,
     /// `$GIT_CONFIG_NOSYSTEM`: skip the system config.
     pub config_nosystem: bool,
-    /// `$GIT_CONFIG_SYSTEM`: replaces `/etc/gitconfig`.
+    /// `$GIT_CONFIG_SYSTEM`: replaces `/etc/gitconfig` (on Windows, where
+    /// there is none, Git for Windows' own, found by [`GitEnvironment::from_vars`]).
     pub config_system: Option<PathBuf>,
     /// `$GIT_CONFIG_GLOBAL`: replaces the user's global config files.
     pub config_global: Option<PathBuf>,
@@ -105,20 +106,67 @@ pub struct GitEnvironment {
 
 impl GitEnvironment {
     /// Reads `HOME`, `XDG_CONFIG_HOME`, `GIT_CONFIG_NOSYSTEM`,
-    /// `GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` from the process.
+    /// `GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` from the process (on
+    /// Windows, with Git for Windows' home when `HOME` is unset: see
+    /// [`GitEnvironment::from_vars`]).
     pub fn from_process() -> GitEnvironment {
-        let path = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let nosystem = std::env::var("GIT_CONFIG_NOSYSTEM")
-            .map(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
-            .unwrap_or(false);
+        GitEnvironment::from_vars(|k| std::env::var_os(k))
+    }
+
+    /// [`GitEnvironment::from_process`] over the variables `var` gives. On
+    /// Windows a missing `HOME` is, as Git for Windows has it,
+    /// `%HOMEDRIVE%%HOMEPATH%` when that folder exists, else `%USERPROFILE%`;
+    /// the system config is the one beside the `git.exe` found on `PATH`
+    /// (`…\Git\cmd\git.exe` → `…\Git\etc\gitconfig`), else none.
+    pub fn from_vars(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> GitEnvironment {
+        let path = |k: &str| var(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let nosystem =
+            var("GIT_CONFIG_NOSYSTEM").and_then(|v| v.into_string().ok()).is_some_and(|v| {
+                matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
+            });
+        let mut home = path("HOME");
+        let mut system = path("GIT_CONFIG_SYSTEM");
+        if cfg!(windows) {
+            if home.is_none() {
+                let drive = path("HOMEDRIVE").zip(path("HOMEPATH")).map(|(d, p)| {
+                    let mut joined = d.into_os_string();
+                    joined.push(p.as_os_str());
+                    PathBuf::from(joined)
+                });
+                home = drive.filter(|d| d.is_dir()).or_else(|| path("USERPROFILE"));
+            }
+            if system.is_none() {
+                system = var("PATH").and_then(|p| windows_system_config(&p));
+            }
+        }
         GitEnvironment {
-            home: path("HOME"),
+            home,
             xdg_config_home: path("XDG_CONFIG_HOME"),
             config_nosystem: nosystem,
-            config_system: path("GIT_CONFIG_SYSTEM"),
+            config_system: system,
             config_global: path("GIT_CONFIG_GLOBAL"),
         }
     }
+}
+
+/// Git for Windows' system config: `etc\gitconfig` in the installation of
+/// the first `git.exe` on `PATH` (found in `cmd\`, `bin\` or
+/// `mingw64\bin\`), when that file exists.
+fn windows_system_config(path_var: &std::ffi::OsStr) -> Option<PathBuf> {
+    for dir in std::env::split_paths(path_var) {
+        if !dir.join("git.exe").is_file() {
+            continue;
+        }
+        let mut top = dir.as_path();
+        for step in ["cmd", "bin", "mingw64", "mingw32", "clangarm64"] {
+            if top.file_name().is_some_and(|n| n.eq_ignore_ascii_case(step)) {
+                top = top.parent()?;
+            }
+        }
+        let config = top.join("etc").join("gitconfig");
+        return config.is_file().then_some(config);
+    }
+    None
 }
 
 /// A validated walk configuration; build it with [`WalkConfig::builder`].
@@ -334,7 +382,47 @@ impl WalkConfigBuilder {
 
 #[cfg(test)]
 mod tests {
-    use super::WalkConfig;
+    use super::{GitEnvironment, WalkConfig};
+    use std::collections::HashMap;
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    #[test]
+    fn the_home_is_home_and_on_windows_the_user_profile_without_it() {
+        let dir = std::env::temp_dir().join(format!("sfq-walk-home-{}", std::process::id()));
+        let install = dir.join("Git");
+        std::fs::create_dir_all(install.join("cmd")).unwrap();
+        std::fs::create_dir_all(install.join("etc")).unwrap();
+        std::fs::write(install.join("cmd").join("git.exe"), "").unwrap();
+        std::fs::write(install.join("etc").join("gitconfig"), "").unwrap();
+        let path_var = std::env::join_paths([dir.join("nowhere"), install.join("cmd")]).unwrap();
+        let vars = |pairs: &[(&str, OsString)]| -> HashMap<String, OsString> {
+            pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+        };
+        let env = |m: HashMap<String, OsString>| GitEnvironment::from_vars(|k| m.get(k).cloned());
+        let profile = OsString::from(dir.join("profile"));
+        let with_home = vars(&[
+            ("HOME", "h".into()),
+            ("USERPROFILE", profile.clone()),
+            ("PATH", path_var.clone()),
+        ]);
+        assert_eq!(env(with_home).home, Some(PathBuf::from("h")));
+        let without = vars(&[
+            ("HOME", "".into()),
+            ("USERPROFILE", profile.clone()),
+            ("PATH", path_var.clone()),
+        ]);
+        let got = env(without);
+        if cfg!(windows) {
+            assert_eq!(got.home, Some(PathBuf::from(&profile)));
+            assert_eq!(got.config_system, Some(install.join("etc").join("gitconfig")));
+        } else {
+            // git elsewhere reads `HOME` only, and `/etc/gitconfig`.
+            assert_eq!(got.home, None);
+            assert_eq!(got.config_system, None);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     use crate::discovery::ConfigError;
 
     #[test]

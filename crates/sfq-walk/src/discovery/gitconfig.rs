@@ -93,12 +93,12 @@ fn condition_holds(cond: &str, config_path: &Path, ctx: &IncludeContext) -> bool
     let Some(git_dir) = &ctx.git_dir else { return false };
     let mut pattern = match pat.strip_prefix("~/") {
         Some(rest) => match &ctx.home {
-            Some(h) => format!("{}/{}", h.to_string_lossy(), rest),
+            Some(h) => format!("{}/{}", git_form(h), rest),
             None => return false,
         },
         None => match pat.strip_prefix("./") {
             Some(rest) => match config_path.parent() {
-                Some(d) => format!("{}/{}", d.to_string_lossy(), rest),
+                Some(d) => format!("{}/{}", git_form(d), rest),
                 None => return false,
             },
             None => pat.to_string(),
@@ -111,12 +111,26 @@ fn condition_holds(cond: &str, config_path: &Path, ctx: &IncludeContext) -> bool
         pattern.push_str("**");
     }
     let flags = PATHNAME | if fold { CASEFOLD } else { 0 };
-    let text = git_dir.to_string_lossy();
-    let real = std::fs::canonicalize(git_dir)
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| text.to_string());
+    let text = git_form(git_dir);
+    let real =
+        std::fs::canonicalize(git_dir).map(|p| git_form(&p)).unwrap_or_else(|_| text.clone());
     wildmatch::wildmatch(pattern.as_bytes(), text.as_bytes(), flags)
         || wildmatch::wildmatch(pattern.as_bytes(), real.as_bytes(), flags)
+}
+
+/// A path as git compares it with a `gitdir:` pattern: Git for Windows
+/// writes `C:/Users/me/repo/.git` (no verbatim `\\?\` prefix, `/` between
+/// names); elsewhere the path itself.
+pub(crate) fn git_form(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        return text.into_owned();
+    }
+    let plain = match text.strip_prefix(r"\\?\UNC\") {
+        Some(rest) => format!(r"\\{rest}"),
+        None => text.strip_prefix(r"\\?\").unwrap_or(&text).to_string(),
+    };
+    plain.replace('\\', "/")
 }
 
 /// git's `interpolate_path` for `~/` (and a plain path); `~user/` is not
