@@ -665,6 +665,45 @@ fn include_if_gitdir_and_sha256_and_ignorecase() {
     compare(&env3, &repo3, "ignorecase", 1);
 }
 
+/// `core.ignoreCase = true` (Windows' and macOS's default): a file or
+/// folder whose case on disk differs from the index's (a case-only rename)
+/// is the tracked one, listed as the index spells it, never also as an
+/// untracked path. (On Linux's case-sensitive disk git lists the index's
+/// path as missing; under Wine, which looks names up ignoring case, as
+/// present: the replay checks that with the same answer of git's.) The name
+/// ends with the recorded tests' filter, so Windows replays it.
+#[cfg(unix)]
+#[test]
+fn ignore_case_matches_git_ls_files() {
+    let tmp = TempDir::new("icase-rename");
+    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
+    fs::create_dir_all(&env.home).expect("home");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(&repo).expect("repo");
+    env.git(&repo, &["init", "-q"]);
+    for f in
+        ["README.md", "Docs/a.md", "Docs/Sub/b.md", "Docs/Sub/c.log", "src/Main.rs", "x/Y/z.txt"]
+    {
+        write(&repo.join(f), b"x\n");
+    }
+    write(&repo.join(".gitignore"), b"*.log\n");
+    env.git(&repo, &["add", "-f", "."]);
+    env.git(&repo, &["config", "core.ignorecase", "true"]);
+    fs::rename(repo.join("README.md"), repo.join("Readme.md")).expect("rename");
+    fs::rename(repo.join("Docs"), repo.join("docs")).expect("rename");
+    fs::rename(repo.join("docs/Sub"), repo.join("docs/sub")).expect("rename");
+    fs::rename(repo.join("src/Main.rs"), repo.join("src/main.rs")).expect("rename");
+    write(&repo.join("docs/new.md"), b"n\n");
+    write(&repo.join("docs/sub/new.log"), b"n\n");
+    write(&repo.join("docs/sub/d.md"), b"n\n");
+    write(&repo.join("src/other.rs"), b"n\n");
+    for threads in [1, 3] {
+        compare(&env, &repo, "case-only renames under core.ignoreCase", threads);
+    }
+    compare(&env, &repo.join("docs"), "a root inside a renamed folder", 1);
+    compare(&env, &repo.join("x"), "a root above an unrenamed one", 1);
+}
+
 #[cfg(unix)]
 #[test]
 fn an_index_rewritten_between_walks_is_read_again() {

@@ -74,8 +74,10 @@
 //!   and lists that index's paths, files on disk or not; a gitlink inside
 //!   a sparse directory entry is not seen;
 //! * the index checksum is not verified (git verifies it);
-//! * `core.ignoreCase = true` folds case in ignore rules and for `.git`, but
-//!   index lookups stay case-sensitive;
+//! * `core.ignoreCase = true` folds ASCII case in ignore rules, for `.git`
+//!   and in index lookups below the root (a file or folder renamed in case
+//!   only is the tracked one, listed as the index spells it); a root whose
+//!   own path differs in case from the index's is matched as spelled on disk;
 //! * `GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CEILING_DIRECTORIES`,
 //!   `safe.directory` and `includeIf "hasconfig:…"` are not consulted; a
 //!   skip-worktree `.gitignore` (not on disk in a sparse checkout) is not
@@ -87,7 +89,9 @@
 //! * outside git, ignore files above the root are not read, and a nested
 //!   repository's `info/exclude` does not apply.
 //!
-//! Unix only (paths are handled as bytes).
+//! Paths are handled as bytes: on Windows a name's bytes are its UTF-8 form
+//! (see `os_bytes`), and paths relative to the repository are `/`-separated
+//! there too.
 
 mod config;
 mod dir;
@@ -185,7 +189,10 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
     }
     let mut parts = walker.parts.into_inner().unwrap_or_else(|p| p.into_inner());
     let mut entries = std::mem::take(&mut parts.entries);
-    if walker.lossy.load(Ordering::Relaxed) || !extra.is_empty() {
+    if walker.lossy.load(Ordering::Relaxed)
+        || walker.case_moved.load(Ordering::Relaxed)
+        || !extra.is_empty()
+    {
         drop(parts);
         entries.extend(extra);
         if !walker.cfg.abs_paths {
@@ -337,6 +344,7 @@ fn walk_plain(
         parts: Mutex::new(walker::Parts::default()),
         next_slot: AtomicUsize::new(1),
         lossy: AtomicBool::new(false),
+        case_moved: AtomicBool::new(false),
         errors: Mutex::new(Vec::new()),
         dropped: Mutex::new(Vec::new()),
         clear_present_skip_worktree: false,
@@ -345,7 +353,14 @@ fn walk_plain(
     };
     run(
         &walker,
-        Some(DirTask { rel: Vec::new(), node: None, forced: false, slot: 0, parent: None }),
+        Some(DirTask {
+            rel: Vec::new(),
+            node: None,
+            forced: false,
+            slot: 0,
+            parent: None,
+            index_rel: None,
+        }),
         config.threads(),
     );
     finish(walker, Vec::new(), Mode::Plain)
@@ -553,6 +568,7 @@ fn walk_git(
         }),
         next_slot: AtomicUsize::new(1),
         lossy: AtomicBool::new(false),
+        case_moved: AtomicBool::new(false),
         errors: Mutex::new(early_errors),
         dropped: Mutex::new(Vec::new()),
         clear_present_skip_worktree,
@@ -600,7 +616,14 @@ fn walk_git(
     if walkable {
         run(
             &walker,
-            Some(DirTask { rel: repo.prefix.clone(), node, forced: false, slot: 0, parent: None }),
+            Some(DirTask {
+                rel: repo.prefix.clone(),
+                node,
+                forced: false,
+                slot: 0,
+                parent: None,
+                index_rel: None,
+            }),
             config.threads(),
         );
     } else {

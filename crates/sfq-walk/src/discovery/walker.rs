@@ -37,6 +37,10 @@ pub(crate) struct Walker<'a> {
     /// ordered by the real bytes across directories, so the listing is then
     /// sorted whole instead of assembled from the directories' parts.
     pub lossy: AtomicBool,
+    /// Whether some tracked path was listed as the index spells it where
+    /// the disk's names differ in case (`core.ignoreCase`): it may sit out
+    /// of the folder order, so the listing is then sorted whole too.
+    pub case_moved: AtomicBool,
     pub errors: Mutex<Vec<SoftError>>,
     /// What ignore rules and pruned names dropped (when reported).
     pub dropped: Mutex<Vec<(String, bool)>>,
@@ -62,6 +66,9 @@ pub(crate) struct DirTask {
     pub slot: usize,
     /// Its parent, kept open to open it relative to (see [`dir::read`]).
     pub parent: Option<Arc<Held>>,
+    /// Under `core.ignoreCase`, the directory as the index spells it (from
+    /// the matching base) when that differs in case from `rel`.
+    pub index_rel: Option<Vec<u8>>,
 }
 
 /// One walked directory's part of the listing: its entries (direct
@@ -114,6 +121,15 @@ thread_local! {
 /// A names buffer larger than this is not kept for the next directory.
 const KEEP_NAMES: usize = 1 << 20;
 
+/// A subdirectory to walk next: a [`DirTask`] but for its rule node and
+/// parent handle.
+struct Subdir {
+    rel: Vec<u8>,
+    forced: bool,
+    slot: usize,
+    index_rel: Option<Vec<u8>>,
+}
+
 /// The index entries of one directory: tracked files directly in it (sorted
 /// by name, as the index orders them) and its subdirectories holding tracked
 /// paths (sorted by name), each with its range of entries.
@@ -161,6 +177,17 @@ impl<'i> DirIndex<'i> {
 
     fn has_dir(&self, name: &[u8]) -> bool {
         self.dirs.binary_search_by(|d| d.0.cmp(name)).is_ok()
+    }
+
+    /// The tracked file whose name equals `name` but for ASCII case (git's
+    /// `index_file_exists` under `core.ignoreCase`).
+    fn file_folded(&self, name: &[u8]) -> Option<usize> {
+        self.files.iter().find(|f| f.0.eq_ignore_ascii_case(name)).map(|f| f.1)
+    }
+
+    /// The index's spelling of the subdirectory `name`, ASCII case folded.
+    fn dir_folded(&self, name: &[u8]) -> Option<&'i [u8]> {
+        self.dirs.iter().find(|d| d.0.eq_ignore_ascii_case(name)).map(|d| d.0)
     }
 }
 
@@ -374,10 +401,11 @@ impl<'a> Walker<'a> {
         }
         children.sort_unstable_by(|a, b| a.name.cmp(b.name));
         let node = self.load_ignores(&dir_abs, &task.rel, &children, task.node.clone());
+        let index_dir = task.index_rel.as_deref().unwrap_or(&task.rel);
         let dir_index =
-            self.index.map(|index| DirIndex::build(index, &task.rel)).unwrap_or_default();
+            self.index.map(|index| DirIndex::build(index, index_dir)).unwrap_or_default();
         let fold = self.rules.fold;
-        let mut recurse: Vec<(Vec<u8>, bool, usize)> = Vec::new();
+        let mut recurse: Vec<Subdir> = Vec::new();
         let mut subs: Vec<(String, usize)> = Vec::new();
         // One buffer for the children's paths (relative to the base).
         let mut rel: Vec<u8> = Vec::with_capacity(task.rel.len() + 64);
@@ -407,6 +435,21 @@ impl<'a> Walker<'a> {
             rel.extend_from_slice(name);
             let Some(rrel) = self.root_rel(&rel) else { continue };
             let is_dir = child.kind.is_dir();
+            if fold
+                && !is_dir
+                && let Some(index) = self.index
+                && (task.index_rel.is_some() || dir_index.file(name).is_none())
+                && let Some(at) = dir_index.file(name).or_else(|| dir_index.file_folded(name))
+            {
+                // Tracked under another case (`core.ignoreCase`): git lists
+                // the index's path, present if the disk answers to it.
+                if !index.entries[at].is_gitlink()
+                    && let Some(irel) = self.root_rel(index.path(at))
+                {
+                    self.tracked_as_spelled(index, at, irel, &mut local);
+                }
+                continue;
+            }
             if !is_dir
                 && let Some(index) = self.index
                 && let Some(at) = dir_index.file(name)
@@ -454,9 +497,26 @@ impl<'a> Walker<'a> {
                 if !dropped && self.cfg.filter.as_ref().is_some_and(|f| f.skip_dir(&path)) {
                     continue;
                 }
+                let mut sub_index_rel = None;
                 let enter = match self.index {
                     Some(index) => {
-                        if dir_index.has_dir(name) {
+                        let spelled =
+                            if fold && (task.index_rel.is_some() || !dir_index.has_dir(name)) {
+                                dir_index.dir_folded(name)
+                            } else {
+                                None
+                            };
+                        if let Some(spelled) = spelled {
+                            let mut irel = index_dir.to_vec();
+                            if !irel.is_empty() {
+                                irel.push(b'/');
+                            }
+                            irel.extend_from_slice(spelled);
+                            if irel != rel {
+                                sub_index_rel = Some(irel);
+                            }
+                            true
+                        } else if dir_index.has_dir(name) {
                             true
                         } else if dir_index
                             .file(name)
@@ -489,7 +549,12 @@ impl<'a> Walker<'a> {
                     }
                     key.push('/');
                     subs.push((key, slot));
-                    recurse.push((rel.clone(), dropped, slot));
+                    recurse.push(Subdir {
+                        rel: rel.clone(),
+                        forced: dropped,
+                        slot,
+                        index_rel: sub_index_rel,
+                    });
                 }
             } else if child.kind.is_file() && self.keep_file(rrel) {
                 let meta = if self.cfg.metadata { dir.meta(child).ok() } else { None };
@@ -509,10 +574,12 @@ impl<'a> Walker<'a> {
         // The parent's handle is let go before the subdirectories take this one.
         drop(task.parent);
         let held = if recurse.is_empty() { None } else { Held::keep(dir) };
-        for (rel, forced, slot) in recurse {
+        for Subdir { rel, forced, slot, index_rel } in recurse {
             let node = node.clone();
             let parent = held.clone();
-            scope.spawn(move |s| self.walk_dir(s, DirTask { rel, node, forced, slot, parent }));
+            scope.spawn(move |s| {
+                self.walk_dir(s, DirTask { rel, node, forced, slot, parent, index_rel })
+            });
         }
     }
 
@@ -557,14 +624,17 @@ impl<'a> Walker<'a> {
         dir_index: &DirIndex<'_>,
         dir_rel: &[u8],
         children: &[Child],
-        recursed: &[(Vec<u8>, bool, usize)],
+        recursed: &[Subdir],
         local: &mut Vec<Entry>,
     ) {
+        let fold = self.rules.fold;
         for &(name, i) in &dir_index.files {
             if index.entries[i].is_gitlink() {
                 continue;
             }
-            if children.binary_search_by(|c| c.name.cmp(name)).is_ok() {
+            if children.binary_search_by(|c| c.name.cmp(name)).is_ok()
+                || (fold && children.iter().any(|c| c.name.eq_ignore_ascii_case(name)))
+            {
                 // Listed on disk: either emitted above or not a regular file.
                 continue;
             }
@@ -588,10 +658,46 @@ impl<'a> Walker<'a> {
                 .position(|&c| c == b'/')
                 .map_or(group_dir.len(), |p| skip + p);
             let group_dir = &group_dir[..slash];
-            if recursed.binary_search_by(|r| r.0[..].cmp(group_dir)).is_err() {
+            let walked = recursed.binary_search_by(|r| r.rel[..].cmp(group_dir)).is_ok()
+                || (fold
+                    && recursed.iter().any(|r| {
+                        r.index_rel.as_deref().unwrap_or(&r.rel).eq_ignore_ascii_case(group_dir)
+                    }));
+            if !walked {
                 self.resolve_slow(dir_rel, range.clone(), local);
             }
         }
+    }
+
+    /// Lists index entry `at` (root-relative `rrel`), found on disk under
+    /// another case, by `lstat`ing the path as the index spells it: a
+    /// case-insensitive file system answers (a tracked file), a
+    /// case-sensitive one does not (missing, as git lists it). A skip-worktree
+    /// entry is left out as [`Walker::resolve_slow`] leaves it.
+    fn tracked_as_spelled(&self, index: &Index, at: usize, rrel: &[u8], local: &mut Vec<Entry>) {
+        if self.dropped_by_components(rrel) || !self.keep_file(rrel) {
+            return;
+        }
+        let meta = fs::symlink_metadata(self.abs(rrel));
+        if index.entries[at].skip_worktree && (meta.is_err() || !self.clear_present_skip_worktree) {
+            self.skip_worktree.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let entry = match meta {
+            Ok(m) if m.file_type().is_file() => self.make_entry(
+                rrel,
+                EntryKind::File,
+                self.cfg.metadata.then(|| Meta::from(&m)).as_ref(),
+                true,
+                None,
+            ),
+            Ok(_) => return,
+            Err(e) => {
+                self.make_entry(rrel, EntryKind::File, None, true, Some(os_code(&e).unwrap_or(2)))
+            }
+        };
+        self.case_moved.store(true, Ordering::Relaxed);
+        local.push(entry);
     }
 
     /// Resolves tracked entries `range` (all under `base_rel`, a directory
