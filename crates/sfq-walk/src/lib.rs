@@ -35,6 +35,7 @@
 
 pub mod discovery;
 pub mod glob;
+pub mod identity;
 mod order;
 mod os_bytes;
 

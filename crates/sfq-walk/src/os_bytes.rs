@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
-use std::fs::Metadata;
 
 /// The OS string for a name or relative path held as bytes.
 #[cfg(unix)]
@@ -38,21 +37,6 @@ pub(crate) fn into_bytes(name: OsString) -> Vec<u8> {
         Ok(s) => s.into_bytes(),
         Err(name) => name.to_string_lossy().into_owned().into_bytes(),
     }
-}
-
-/// The file's inode where the platform has one (0 elsewhere: size and
-/// modification time then stand alone for "unchanged").
-#[cfg(unix)]
-pub(crate) fn file_id(meta: &Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    meta.ino()
-}
-
-/// The file's inode where the platform has one (0 elsewhere: size and
-/// modification time then stand alone for "unchanged").
-#[cfg(not(unix))]
-pub(crate) fn file_id(_meta: &Metadata) -> u64 {
-    0
 }
 
 #[cfg(test)]

@@ -704,6 +704,46 @@ fn ignore_case_matches_git_ls_files() {
     compare(&env, &repo.join("x"), "a root above an unrenamed one", 1);
 }
 
+/// With `core.symlinks = false` (Git for Windows' default) a tracked link is
+/// checked out as a text file holding its target: still a link, never listed
+/// (as a link checked out as a link is not), wherever it sits.
+#[cfg(unix)]
+#[test]
+fn a_tracked_link_checked_out_as_a_file_is_not_listed() {
+    let tmp = TempDir::new("link-as-file");
+    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
+    fs::create_dir_all(&env.home).expect("home");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(&repo).expect("repo");
+    env.git(&repo, &["init", "-q"]);
+    env.git(&repo, &["config", "core.symlinks", "false"]);
+    write(&repo.join("a.txt"), b"a\n");
+    write(&repo.join("sub/b.txt"), b"b\n");
+    let oid = String::from_utf8(env.git_stdin(&repo, &["hash-object", "-w", "--stdin"], b"a.txt"))
+        .expect("oid");
+    let info = format!("120000 {0}\tlink\n120000 {0}\tsub/link\n", oid.trim());
+    env.git_stdin(&repo, &["update-index", "--add", "--index-info"], info.as_bytes());
+    env.git(&repo, &["add", "a.txt", "sub/b.txt"]);
+    // As git checks them out with core.symlinks=false: files holding the target.
+    write(&repo.join("link"), b"a.txt");
+    write(&repo.join("sub/link"), b"a.txt");
+    let listed = String::from_utf8(env.git(&repo, &["ls-files"])).expect("utf8");
+    assert!(listed.lines().any(|l| l == "sub/link"), "git tracks the links: {listed}");
+    for threads in [1, 2] {
+        let cfg = WalkConfig::builder(&repo)
+            .git_environment(env.git_env())
+            .threads(threads)
+            .build()
+            .expect("cfg");
+        let got = common::files(&walk(&cfg, &|| false).expect("walk"));
+        assert_eq!(got, ["a.txt", "sub/b.txt"], "threads {threads}");
+    }
+    // Below a root inside the repository, and looked up outside the folder walk.
+    let cfg =
+        WalkConfig::builder(repo.join("sub")).git_environment(env.git_env()).build().expect("cfg");
+    assert_eq!(common::files(&walk(&cfg, &|| false).expect("walk")), ["b.txt"]);
+}
+
 #[cfg(unix)]
 #[test]
 fn an_index_rewritten_between_walks_is_read_again() {

@@ -77,11 +77,11 @@ impl Stamp {
         if !meta.file_type().is_file() {
             return None;
         }
-        Some(Stamp::from_metadata(&meta))
+        Some(Stamp::from_metadata(path, &meta))
     }
 
     #[cfg(unix)]
-    fn from_metadata(meta: &std::fs::Metadata) -> Stamp {
+    fn from_metadata(_path: &Path, meta: &std::fs::Metadata) -> Stamp {
         use std::os::unix::fs::MetadataExt;
         Stamp {
             dev: meta.dev(),
@@ -95,21 +95,23 @@ impl Stamp {
     }
 
     #[cfg(not(unix))]
-    fn from_metadata(meta: &std::fs::Metadata) -> Stamp {
+    fn from_metadata(path: &Path, meta: &std::fs::Metadata) -> Stamp {
         let ns = |t: std::io::Result<SystemTime>| {
             t.ok()
                 .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos() as i128)
         };
+        // Windows: the volume, file index and NTFS change time asked of a
+        // handle (a same-size write with its old mtime put back moves the
+        // change time).
+        let id = sfq_walk::identity::of(path, meta);
         Stamp {
-            dev: 0,
-            ino: 0,
+            dev: id.dev,
+            ino: id.ino,
             mode: u32::from(meta.permissions().readonly()),
             size: meta.len(),
             mtime_ns: ns(meta.modified()),
-            // No ctime here: the creation time stands in (the racy window
-            // covers writes within a tick).
-            ctime_ns: ns(meta.created()),
+            ctime_ns: id.ctime_ns,
             // Unknown here: never trusted without a stat.
             nlink: 2,
         }

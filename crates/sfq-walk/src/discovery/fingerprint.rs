@@ -77,7 +77,7 @@ pub fn fingerprint(config: &WalkConfig) -> Vec<u8> {
 fn identity(out: &mut Vec<u8>, what: &str, path: &Path) {
     let _ = write!(out, "{what} {} ", path.display());
     match std::fs::symlink_metadata(path) {
-        Ok(m) => stamp(out, &m),
+        Ok(m) => stamp(out, path, &m),
         Err(e) => {
             let _ = write!(out, "error {:?}", e.raw_os_error());
         }
@@ -86,7 +86,7 @@ fn identity(out: &mut Vec<u8>, what: &str, path: &Path) {
 }
 
 #[cfg(unix)]
-fn stamp(out: &mut Vec<u8>, m: &std::fs::Metadata) {
+fn stamp(out: &mut Vec<u8>, _path: &Path, m: &std::fs::Metadata) {
     use std::os::unix::fs::MetadataExt;
     let _ = write!(
         out,
@@ -103,15 +103,17 @@ fn stamp(out: &mut Vec<u8>, m: &std::fs::Metadata) {
 }
 
 #[cfg(not(unix))]
-fn stamp(out: &mut Vec<u8>, m: &std::fs::Metadata) {
+fn stamp(out: &mut Vec<u8>, path: &Path, m: &std::fs::Metadata) {
+    let id = crate::identity::of(path, m);
     let _ = write!(
         out,
-        "{} {} {:?} {:?} {:?}",
-        crate::os_bytes::file_id(m),
+        "{} {} {} {:?} {:?} {}",
+        id.dev,
+        id.ino,
         m.len(),
         m.file_type(),
         m.modified().ok(),
-        m.created().ok()
+        id.ctime_ns
     );
 }
 

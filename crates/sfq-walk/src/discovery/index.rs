@@ -24,6 +24,7 @@ use std::io::Read;
 const S_IFGITLINK: u32 = 0o160000;
 const S_IFMT: u32 = 0o170000;
 const S_IFDIR: u32 = 0o040000;
+const S_IFLNK: u32 = 0o120000;
 
 /// The on-disk flags of an entry (`read-cache-ll.h`).
 const CE_EXTENDED: u16 = 0x4000;
@@ -90,6 +91,13 @@ impl IndexEntry {
     /// Whether this is a submodule (gitlink) entry.
     pub fn is_gitlink(&self) -> bool {
         self.mode & S_IFMT == S_IFGITLINK
+    }
+
+    /// Whether this is a symbolic link. With `core.symlinks = false` (Git
+    /// for Windows' default) it is checked out as a text file holding the
+    /// link's target: a link all the same, never listed.
+    pub fn is_symlink(&self) -> bool {
+        self.mode & S_IFMT == S_IFLNK
     }
 
     /// Whether this is a sparse directory entry (a sparse index's entry for

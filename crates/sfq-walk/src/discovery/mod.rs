@@ -107,7 +107,7 @@ mod walker;
 mod whole;
 mod wildmatch;
 
-use crate::os_bytes::{file_id, os_str};
+use crate::os_bytes::os_str;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -464,7 +464,7 @@ fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>
         path: path.to_path_buf(),
         len: meta.len(),
         modified: meta.modified().ok(),
-        inode: file_id(&meta),
+        inode: crate::identity::of(path, &meta).ino,
         hash_len,
     };
     if let Ok(cache) = INDEXES.lock()
@@ -477,7 +477,7 @@ fn load_index(path: &Path, git_dir: &Path, hash_len: usize) -> Result<Arc<Index>
     // Cache what was stamped: a file replaced between the stat and the open
     // is not cached under the old stamp.
     let unchanged = opened.len() == stamp.len
-        && file_id(&opened) == stamp.inode
+        && crate::identity::of_open(&file, &opened).ino == stamp.inode
         && opened.modified().ok() == stamp.modified;
     // A split index names its shared index: `$GIT_DIR/sharedindex.<hash>`,
     // else next to the index file (git's read_index_from). Its name is its

@@ -465,7 +465,11 @@ impl<'a> Walker<'a> {
                     }
                     continue;
                 }
-                if !entry.is_gitlink() && child.kind.is_file() && self.keep_file(rrel) {
+                if !entry.is_gitlink()
+                    && !entry.is_symlink()
+                    && child.kind.is_file()
+                    && self.keep_file(rrel)
+                {
                     let meta = if self.cfg.metadata { dir.meta(child).ok() } else { None };
                     local.push(self.make_entry(rrel, EntryKind::File, meta.as_ref(), true, None));
                 }
@@ -684,7 +688,7 @@ impl<'a> Walker<'a> {
             return;
         }
         let entry = match meta {
-            Ok(m) if m.file_type().is_file() => self.make_entry(
+            Ok(m) if m.file_type().is_file() && !index.entries[at].is_symlink() => self.make_entry(
                 rrel,
                 EntryKind::File,
                 self.cfg.metadata.then(|| Meta::from(&m)).as_ref(),
@@ -783,7 +787,7 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let entry = match meta {
-                Ok(m) if m.file_type().is_file() => Some(self.make_entry(
+                Ok(m) if m.file_type().is_file() && !e.is_symlink() => Some(self.make_entry(
                     rrel,
                     EntryKind::File,
                     self.cfg.metadata.then(|| Meta::from(&m)).as_ref(),
