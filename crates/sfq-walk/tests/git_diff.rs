@@ -324,9 +324,8 @@ fn compare(env: &Env, root: &Path, label: &str, threads: usize) {
 }
 
 /// Keeps a comparison for Windows to replay: a copy of the test's folder as
-/// it is now (`trees/<n>/`; a worktree's gitfile made to point into the copy,
-/// as Git for Windows writes it: a drive path with `/`, Wine's drive Z: being
-/// Linux's root), `cases/<n>.case` (the label, then the root, home and XDG
+/// it is now (`trees/<n>/`; a worktree's gitfile made to point into the copy
+/// by a relative path), `cases/<n>.case` (the label, then the root, home and XDG
 /// folders relative to the record folder, `/`-separated, then the thread
 /// count, a line each) and `cases/<n>.git` (git's answer).
 fn record(dir: &Path, env: &Env, root: &Path, label: &str, threads: usize, git_out: &[u8]) {
@@ -339,10 +338,19 @@ fn record(dir: &Path, env: &Env, root: &Path, label: &str, threads: usize, git_o
     let moved = |p: &Path| copy.join(p.strip_prefix(test_dir).expect("in the test's folder"));
     let gitfile = moved(root).join(".git");
     if gitfile.is_file() {
+        // Relative (as `git worktree add --relative-paths` writes it): the
+        // copy is read where Windows finds it, under Wine or on a runner.
         let text = fs::read_to_string(&gitfile).expect("gitfile");
         let target = text.trim_end().strip_prefix("gitdir: ").expect("gitdir: line");
         let target = moved(Path::new(target));
-        fs::write(&gitfile, format!("gitdir: Z:{}\n", target.display())).expect("gitfile");
+        let from = moved(root);
+        let up = from.strip_prefix(&copy).expect("in the copy").components().count();
+        let rel = format!(
+            "{}{}",
+            "../".repeat(up),
+            target.strip_prefix(&copy).expect("in the copy").to_str().expect("UTF-8")
+        );
+        fs::write(&gitfile, format!("gitdir: {rel}\n")).expect("gitfile");
     }
     let rel = |p: &Path| {
         let r = moved(p);

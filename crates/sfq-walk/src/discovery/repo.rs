@@ -211,4 +211,27 @@ mod tests {
         assert_eq!(slash_path(Path::new(&rel)), "src/core/ünï".as_bytes());
         assert_eq!(slash_path(Path::new("")), b"");
     }
+
+    /// A gitfile naming its repository by an absolute path written with `/`
+    /// (as Git for Windows writes `C:/Users/…`) or by a relative one.
+    #[test]
+    fn gitfiles_name_the_repository_absolutely_with_slashes_or_relatively() {
+        let dir = std::env::temp_dir().join(format!("sfq-gitfile-{}", std::process::id()));
+        let git_dir = dir.join("real.git");
+        fs::create_dir_all(git_dir.join("objects")).unwrap();
+        fs::create_dir_all(git_dir.join("refs")).unwrap();
+        fs::write(git_dir.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        let wt = dir.join("wt");
+        fs::create_dir_all(&wt).unwrap();
+        let want = fs::canonicalize(&git_dir).unwrap();
+        let slashed = git_dir.to_str().unwrap().replace('\\', "/");
+        for text in [format!("gitdir: {slashed}\n"), "gitdir: ../real.git\r\n".to_string()] {
+            fs::write(wt.join(".git"), &text).unwrap();
+            assert_eq!(read_gitfile(&wt.join(".git")), Ok(Some(want.clone())), "{text:?}");
+            let Found::WorkTree(repo) = find(&wt) else { panic!("no work tree for {text:?}") };
+            assert_eq!(repo.git_dir, want);
+            assert!(repo.prefix.is_empty());
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
