@@ -399,4 +399,38 @@ mod tests {
         let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
         assert_eq!(iso8601(leap), "2000-02-29T00:00:00.000Z");
     }
+
+    /// Roots and absolute paths are shown as Node shows them on Windows,
+    /// never in the verbatim form (`\\?\`) the root's canonical path has,
+    /// whether the root is given so, by its 8.3 short name or plainly.
+    #[cfg(windows)]
+    #[test]
+    fn roots_are_shown_without_the_verbatim_prefix_however_given() {
+        #[link(name = "kernel32")]
+        unsafe extern "system" {
+            fn GetShortPathNameW(long: *const u16, short: *mut u16, len: u32) -> u32;
+        }
+        use std::os::windows::ffi::{OsStrExt, OsStringExt};
+        let dir = std::env::temp_dir().join(format!("sfq-long-folder-name-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src").join("a.ts"), "x").unwrap();
+        let verbatim = std::fs::canonicalize(&dir).unwrap();
+        assert!(verbatim.to_str().unwrap().starts_with(r"\\?\"));
+        let plain = crate::paths::shown(&verbatim);
+        let wide: Vec<u16> = std::ffi::OsStr::new(&plain).encode_wide().chain([0]).collect();
+        let mut buf = vec![0u16; 1024];
+        // SAFETY: `wide` ends with a NUL; `buf` holds 1024 units.
+        let n = unsafe { GetShortPathNameW(wide.as_ptr(), buf.as_mut_ptr(), 1024) } as usize;
+        assert!(n > 0 && n < 1024);
+        let short = std::path::PathBuf::from(std::ffi::OsString::from_wide(&buf[..n]));
+        assert_ne!(short.to_str().unwrap(), plain, "an 8.3 name differs from the long one");
+        for given in [verbatim.clone(), short, std::path::PathBuf::from(&plain)] {
+            let r = glob(&given, "\"pattern\":\"**/*.ts\"");
+            assert_eq!(r.root, plain, "given {}", given.display());
+            assert_eq!(r.files.len(), 1);
+            assert_eq!(r.files[0].path, "src/a.ts");
+            assert_eq!(r.files[0].absolute_path, format!(r"{plain}\src\a.ts"));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

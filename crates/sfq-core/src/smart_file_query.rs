@@ -1205,4 +1205,30 @@ mod tests {
         assert!(serde_json::to_string(&typed).unwrap().contains(r#""match":"\ud83d""#));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// A file another process holds open without sharing (Windows) is
+    /// skipped as Node names that error there: `EBUSY` (Win32's error 32
+    /// once read as errno 32, `EPIPE`).
+    #[cfg(windows)]
+    #[test]
+    fn a_locked_file_is_skipped_as_ebusy() {
+        use std::os::windows::fs::OpenOptionsExt;
+        let dir = std::env::temp_dir().join(format!("sfq-locked-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), "abc\n").unwrap();
+        std::fs::write(dir.join("b.txt"), "abc\n").unwrap();
+        let lock = std::fs::OpenOptions::new().read(true).share_mode(0).open(dir.join("b.txt"));
+        let lock = lock.unwrap();
+        let root = std::fs::canonicalize(&dir).unwrap();
+        let cancel = Cancel::default();
+        let Encoded::Json(bytes) = run_encoded(&config(&root, ""), &cancel, Format::Json).unwrap()
+        else {
+            panic!("json")
+        };
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.contains(r#"{"path":"b.txt","reason":"readError","code":"EBUSY"}"#), "{text}");
+        assert!(text.contains(r#""totalMatches":1"#), "{text}");
+        drop(lock);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
