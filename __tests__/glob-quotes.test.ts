@@ -9,10 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFilesSync, smartFileQuerySync } from '../index.js';
 import { gitInit, makeTree } from './helpers/tree';
 
+// Windows forbids `*`, `?` and `"` in names: there the tree holds the others.
+const allowed = (f: string) => process.platform !== 'win32' || !/[*?"<>|]/.test(f);
 const FILES = [
   'src/a.js', 'src/b.ts', 'src/deep/c.js', 'a', 'ab', 'abc.js', 'lib/ab.js', 'lib/xa', 'x.md', '*.md',
   '[a]', '{a,b}', '?', 'a"b"c', 'a"xb', 'a*b', 'docs/readme.md',
-];
+].filter(allowed);
 
 let repo: string;
 beforeAll(() => {
@@ -45,8 +47,8 @@ describe('quoted glob parts', () => {
       expect(findFilesSync({ cwd: repo, pattern, maxResults: 100000 }), pattern).toEqual(expected);
     }
     // `"a"*` is `a*` against each name (a quote inside a name is ordinary text).
-    expect(findFilesSync({ cwd: repo, pattern: '"a"*' }).map((f) => f.path)).toEqual([
-      'a', 'a"b"c', 'a"xb', 'a*b', 'ab', 'abc.js', 'lib/ab.js', 'src/a.js',
-    ]);
+    expect(findFilesSync({ cwd: repo, pattern: '"a"*' }).map((f) => f.path)).toEqual(
+      ['a', 'a"b"c', 'a"xb', 'a*b', 'ab', 'abc.js', 'lib/ab.js', 'src/a.js'].filter(allowed),
+    );
   });
 });

@@ -18,8 +18,9 @@
 //        as installed, the binary as a Windows user's Node loads it.
 // js:    the JS suites (vitest) run by that node.exe under Wine against the
 //        Windows binary, in a copy of the package with node_modules installed
-//        for win32-x64, but for the suites that need git, ripgrep, npm or
-//        cargo from inside the run (listed in JS_LEFT_OUT).
+//        for win32-x64, git answered through a bridge (see gitBridge), but
+//        for the suites that need ripgrep, npm or cargo from inside the run
+//        (listed in JS_LEFT_OUT).
 //
 // Needs Debian's wine64 and mingw-w64 (and, for rust, rustc-web cargo-web
 // rust-web-src). Two things Wine 8 lacks are supplied here, for this run only:
@@ -28,7 +29,7 @@
 // Wine prefix's system32), and Node 20 refuses Wine's reported Windows
 // version without NODE_SKIP_PLATFORM_CHECK=1. Not in CI (Wine is a large
 // install, and the three stages take about X minutes here).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -133,15 +134,29 @@ function rustStage() {
 
 /**
  * Suites left out under Wine: those test:prebuilt leaves out (they drive the
- * host's npm and cargo, read npm/'s binaries or run ripgrep), and those that
- * make repositories with git, which a Windows program under Wine cannot wait
- * for (the release workflow's Windows runner, with Git for Windows, runs
- * them).
+ * host's npm and cargo, read npm/'s binaries or run ripgrep).
  */
-const JS_LEFT_OUT = [
-  'artefacts', 'package', 'pack', 'readme', 'agent-ripgrep', 'protocol-ripgrep', 'real-repo',
-  'differential', 'find-files', 'git-index-formats', 'ignore-file-size', 'smart-file-query', 'submodules', 'tokens',
-];
+const JS_LEFT_OUT = ['artefacts', 'package', 'pack', 'readme', 'agent-ripgrep', 'protocol-ripgrep', 'real-repo'];
+
+/**
+ * git for the suites: Wine starts Linux's git from a Windows program but
+ * does not wait for it, so a git.exe shim (scripts/wine-git/git-shim.c,
+ * built here with mingw-w64) hands each command to a Linux server
+ * (scripts/wine-git-bridge.mjs) through a spool folder. Returns the
+ * environment additions and a function that stops the server.
+ */
+function gitBridge() {
+  const dir = join(CACHE, 'wine-git');
+  const exe = join(dir, 'git.exe');
+  const src = join(ROOT, 'scripts', 'wine-git', 'git-shim.c');
+  mkdirSync(dir, { recursive: true });
+  execFileSync('x86_64-w64-mingw32-gcc', ['-O2', '-o', exe, src, '-lshell32']);
+  const spool = join(dir, 'spool');
+  rmSync(spool, { recursive: true, force: true });
+  mkdirSync(spool, { recursive: true });
+  const server = spawn(process.execPath, [join(ROOT, 'scripts', 'wine-git-bridge.mjs'), spool, PREFIX, String(process.pid)], { stdio: 'inherit' });
+  return { env: { WINEPATH: winePath(dir), SFQ_GIT_BRIDGE: winePath(spool) }, stop: () => server.kill() };
+}
 
 /** The JS suites, run by node.exe under Wine against the Windows binary, in a copy of the package. */
 function jsStage() {
@@ -157,12 +172,17 @@ function jsStage() {
   const log = join(run, 'wine-vitest.log');
   const fd = openSync(log, 'w');
   const started = Date.now();
-  spawnSync(wine, [node, join(run, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...excludes, '--reporter=json', `--outputFile=${winePath(results)}`], {
-    cwd: run,
-    env: wineEnv,
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
+  const git = gitBridge();
+  try {
+    spawnSync(wine, [node, join(run, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...excludes, '--reporter=json', `--outputFile=${winePath(results)}`], {
+      cwd: run,
+      env: { ...wineEnv, ...git.env },
+      stdio: ['ignore', fd, fd],
+    });
+  } finally {
+    git.stop();
+    closeSync(fd);
+  }
   if (!existsSync(results)) fail(`vitest under wine wrote no results; its output is in ${log}`);
   const r = JSON.parse(readFileSync(results, 'utf8'));
   const failed = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${relative(run, f.name)}: ${a.fullName}`));
