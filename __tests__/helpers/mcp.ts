@@ -1,6 +1,7 @@
 // Driving `smart-file-query mcp` as a client does: the real server process,
 // spawned from the CLI, and the SDK's own Client over StdioClientTransport;
 // the checks every answer of a compact-text tool gets.
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -36,7 +37,9 @@ export async function startServer(args: string[], cwd: string): Promise<Server> 
   await client.connect(transport);
   await client.listTools(); // the client validates structuredContent against these output schemas
   const rootAt = args.indexOf('--root');
-  const server = { client, transport, stderr: () => stderr, root: rootAt >= 0 ? args[rootAt + 1] : cwd };
+  // The root the answers lie under: the engine's, links resolved.
+  const root = realpathSync.native(rootAt >= 0 ? resolve(cwd, args[rootAt + 1]) : cwd);
+  const server = { client, transport, stderr: () => stderr, root };
   servers.push(server);
   return server;
 }

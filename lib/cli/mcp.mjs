@@ -3,7 +3,7 @@
 // and nothing else; diagnostics go to stderr; closing stdin ends the server
 // and its background searches.
 
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, readFlags } from '../args.mjs';
 import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_RESULT_TOKENS, MIN_MAX_RESULT_CHARS, MIN_MAX_RESULT_TOKENS } from '../mcp/budget.mjs';
@@ -125,6 +125,9 @@ async function run(argv, io) {
     return usageFailure(io, 'mcp', `--root: cannot use '${root}': ${e.code ?? e.message}`, MCP_USAGE);
   }
   if (!stat.isDirectory()) return usageFailure(io, 'mcp', `--root: '${root}' is not a directory`, MCP_USAGE);
+  // The root as the engine resolves it (links followed; on Windows the long
+  // names, never the verbatim form), so the paths of its answers lie under it.
+  root = realpathSync.native(root);
 
   // Stdout is the protocol's: anything logged goes to stderr instead.
   for (const method of ['log', 'info', 'debug']) console[method] = (...args) => console.error(...args);
