@@ -157,6 +157,13 @@ mod tests {
             resolve_inside(&root, "missing.txt").unwrap_err().code(),
             ErrorCode::Io("ENOENT")
         );
+        // An absolute path inside the root as a user writes it (on Windows
+        // `C:\…`, where the root is held verbatim, `\\?\C:\…`).
+        let sep = std::path::MAIN_SEPARATOR;
+        let inside = format!("{}{sep}sub{sep}a.txt", shown(&root));
+        assert_eq!(resolve_inside(&root, &inside).unwrap().1, "sub/a.txt");
+        let missing = format!("{}{sep}missing.txt", shown(&root));
+        assert_eq!(resolve_inside(&root, &missing).unwrap_err().code(), ErrorCode::Io("ENOENT"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -290,7 +290,21 @@ pub fn parse(text: &str) -> Vec<(String, Option<String>)> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{git_form, parse};
+
+    /// `gitdir:` patterns are matched against paths as Git for Windows
+    /// writes them: `C:/Users/me/repo/.git`.
+    #[test]
+    fn git_dirs_are_compared_in_git_s_own_form() {
+        if cfg!(windows) {
+            let p = std::path::Path::new(r"\\?\C:\Users\me\repo\.git");
+            assert_eq!(git_form(p), "C:/Users/me/repo/.git");
+            let unc = std::path::Path::new(r"\\?\UNC\srv\share\repo\.git");
+            assert_eq!(git_form(unc), "//srv/share/repo/.git");
+        } else {
+            assert_eq!(git_form(std::path::Path::new("/home/me/repo/.git")), "/home/me/repo/.git");
+        }
+    }
 
     #[test]
     fn parses_common_shapes() {
