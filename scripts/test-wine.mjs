@@ -25,8 +25,8 @@
 // rust-web-src). Two things Wine 8 lacks are supplied here, for this run only:
 // Rust's std calls ProcessPrng from bcryptprimitives.dll (Windows 10+ has it;
 // a shim DLL built with mingw-w64 forwards it to RtlGenRandom, put in the
-// Wine prefix's system32), and Node 20 refuses Wine's reported Windows
-// version without NODE_SKIP_PLATFORM_CHECK=1. Not in CI (Wine is a large
+// Wine prefix's system32), and Node 20 refuses the Windows 7 that Wine 8
+// reports (the prefix is set to say Windows 10). Not in CI (Wine is a large
 // install, and the three stages take about X minutes here).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,7 @@ function prngShim() {
 }
 
 const PREFIX = join(CACHE, 'wine-prefix');
-const wineEnv = { ...process.env, NODE_SKIP_PLATFORM_CHECK: '1', WINEDEBUG: '-all', WINEPREFIX: PREFIX };
+const wineEnv = { ...process.env, WINEDEBUG: '-all', WINEPREFIX: PREFIX };
 
 /** A Wine prefix with the shim in system32 (where Windows 10+ has the DLL). */
 function winePrefix() {
@@ -87,6 +87,14 @@ function winePrefix() {
   if (!existsSync(system32)) fail(`wine did not make its prefix at ${PREFIX}`);
   const dll = join(system32, 'bcryptprimitives.dll');
   if (!existsSync(dll)) copyFileSync(prngShim(), dll);
+  // Windows 10, which Node 20 needs (Wine 8 says Windows 7): set in the
+  // prefix, not by NODE_SKIP_PLATFORM_CHECK, as the MCP SDK starts its
+  // server with only a few variables of the environment.
+  const marker = join(PREFIX, '.sfq-win10');
+  if (!existsSync(marker)) {
+    execFileSync(wine, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/t', 'REG_SZ', '/d', 'win10', '/f'], { env: wineEnv, stdio: 'ignore' });
+    writeFileSync(marker, '');
+  }
 }
 
 /** A Linux path as Windows programs under Wine see it (drive Z: is /). */

@@ -62,6 +62,10 @@ function answer(id) {
     const key = kv.slice(0, eq).toUpperCase();
     if (PASSED.test(key)) env[key] = linuxPath(kv.slice(eq + 1));
   }
+  // Wine's drives are folders of Linux's (drive_c lies in the prefix, which
+  // may lie in a repository): git must not find a repository above a drive's
+  // top, as on Windows there is none.
+  env.GIT_CEILING_DIRECTORIES ??= [...drives.entries()].filter(([l]) => l !== 'z').map(([, d]) => d).join(':');
   const input = data.subarray(at);
   const r = spawnSync('git', args, { cwd: existsSync(cwd) ? cwd : '/', env, input, maxBuffer: 1 << 30 });
   const out = r.stdout ?? Buffer.alloc(0);

@@ -164,8 +164,9 @@ fn errno_name(code: i32) -> Option<&'static str> {
     Some(match code {
         1 => "EISDIR",                      // ERROR_INVALID_FUNCTION
         2 | 3 | 15 | 123 | 126 => "ENOENT", // FILE_/PATH_NOT_FOUND, INVALID_DRIVE, INVALID_NAME, MOD_NOT_FOUND
-        161 | 203 | 267 | 4392 => "ENOENT", // BAD_PATHNAME, ENVVAR_NOT_FOUND, DIRECTORY, INVALID_REPARSE_DATA
-        4 => "EMFILE",                      // ERROR_TOO_MANY_OPEN_FILES
+        161 | 203 | 4392 => "ENOENT",       // BAD_PATHNAME, ENVVAR_NOT_FOUND, INVALID_REPARSE_DATA
+        267 => "ENOTDIR", // ERROR_DIRECTORY (libuv: ENOENT, but its scandir says ENOTDIR; sfq_walk's ENOTDIR)
+        4 => "EMFILE",    // ERROR_TOO_MANY_OPEN_FILES
         5 | 740 | 998 | 1920 => "EACCES", // ACCESS_DENIED, ELEVATION_REQUIRED, NOACCESS, CANT_ACCESS_FILE
         6 | 1004 => "EBADF",              // INVALID_HANDLE, INVALID_FLAGS
         8 | 14 => "ENOMEM",               // NOT_ENOUGH_MEMORY, OUTOFMEMORY
@@ -182,12 +183,13 @@ fn errno_name(code: i32) -> Option<&'static str> {
         121 => "ETIMEDOUT",               // ERROR_SEM_TIMEOUT
         145 => "ENOTEMPTY",               // ERROR_DIR_NOT_EMPTY
         206 => "ENAMETOOLONG",            // ERROR_FILENAME_EXCED_RANGE
-        208 => "E2BIG",                   // ERROR_META_EXPANSION_TOO_LONG
-        230 | 232 | 233 => "EPIPE",       // BAD_PIPE, NO_DATA, PIPE_NOT_CONNECTED
-        995 => "ECANCELED",               // ERROR_OPERATION_ABORTED
-        1113 => "ECHARSET",               // ERROR_NO_UNICODE_TRANSLATION
-        1314 => "EPERM",                  // ERROR_PRIVILEGE_NOT_HELD
-        1921 => "ELOOP",                  // ERROR_CANT_RESOLVE_FILENAME
+        223 => "EFBIG", // ERROR_FILE_TOO_LARGE (not in libuv's table; sfq_walk's EFBIG)
+        208 => "E2BIG", // ERROR_META_EXPANSION_TOO_LONG
+        230 | 232 | 233 => "EPIPE", // BAD_PIPE, NO_DATA, PIPE_NOT_CONNECTED
+        995 => "ECANCELED", // ERROR_OPERATION_ABORTED
+        1113 => "ECHARSET", // ERROR_NO_UNICODE_TRANSLATION
+        1314 => "EPERM", // ERROR_PRIVILEGE_NOT_HELD
+        1921 => "ELOOP", // ERROR_CANT_RESOLVE_FILENAME
         _ => return None,
     })
 }
@@ -226,7 +228,10 @@ mod tests {
         assert_eq!(named(32), "EBUSY");
         assert_eq!(named(33), "EBUSY");
         assert_eq!(named(206), "ENAMETOOLONG");
-        assert_eq!(named(267), "ENOENT");
+        assert_eq!(named(267), "ENOTDIR");
+        assert_eq!(named(223), "EFBIG");
+        assert_eq!(named(sfq_walk::discovery::EFBIG), "EFBIG");
+        assert_eq!(named(sfq_walk::discovery::ENOTDIR), "ENOTDIR");
         let locked = std::io::Error::from_raw_os_error(32);
         let e = Error::io(&locked, "open", std::path::Path::new(r"C:\repo\locked.txt"));
         assert_eq!(e.message(), r"EBUSY: resource busy or locked, open 'C:\repo\locked.txt'");

@@ -57,8 +57,17 @@ pub struct SoftError {
     pub code: Option<i32>,
 }
 
-/// `EFBIG` ("File too large"; 27 on Linux and macOS).
-pub const EFBIG: i32 = 27;
+/// `EFBIG` ("File too large"): 27 on Linux and macOS; on Windows, where
+/// error numbers are Win32's, `ERROR_FILE_TOO_LARGE` (223).
+pub const EFBIG: i32 = if cfg!(windows) { 223 } else { 27 };
+
+/// `ENOTDIR` (a path through a file, a root that is a file): 20 on Linux and
+/// macOS; on Windows `ERROR_DIRECTORY` (267), which the engine names
+/// `ENOTDIR` as libuv's `scandir` reports a file given as a folder.
+pub const ENOTDIR: i32 = if cfg!(windows) { 267 } else { 20 };
+
+/// `ENOENT`: 2 on Linux and macOS, and `ERROR_FILE_NOT_FOUND` (2) on Windows.
+pub const ENOENT: i32 = 2;
 
 impl fmt::Display for SoftError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

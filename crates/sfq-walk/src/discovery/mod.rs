@@ -116,7 +116,7 @@ pub use config::{
     GitEnvironment, PathFilter, Prefixed, WalkConfig, WalkConfigBuilder, WalkObserver,
 };
 pub use entry::{Entry, EntryKind, Listing, Mode, NotCheckedOut};
-pub use error::{ConfigError, EFBIG, SoftError, WalkError};
+pub use error::{ConfigError, EFBIG, ENOENT, ENOTDIR, SoftError, WalkError};
 pub use fingerprint::fingerprint;
 
 use gitconfig::{Config, IncludeContext};
@@ -134,11 +134,11 @@ pub fn walk(config: &WalkConfig, cancel: &(dyn Fn() -> bool + Sync)) -> Result<L
     let root = config.root();
     match std::fs::metadata(root) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(WalkError::Root { path: root.to_path_buf(), code: 20 }),
+        Ok(_) => return Err(WalkError::Root { path: root.to_path_buf(), code: ENOTDIR }),
         Err(e) => {
             return Err(WalkError::Root {
                 path: root.to_path_buf(),
-                code: e.raw_os_error().unwrap_or(2),
+                code: e.raw_os_error().unwrap_or(ENOENT),
             });
         }
     }
@@ -422,7 +422,8 @@ fn read_list(path: &Path, errors: &mut Vec<SoftError>) -> Result<Option<RuleList
             ),
         }),
         Err(e)
-            if matches!(e.kind(), std::io::ErrorKind::NotFound) || e.raw_os_error() == Some(20) =>
+            if matches!(e.kind(), std::io::ErrorKind::NotFound)
+                || e.raw_os_error() == Some(ENOTDIR) =>
         {
             Ok(None)
         }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use super::config::WalkConfig;
 use super::dir::{self, Child, Held, Meta};
 use super::entry::{Entry, EntryKind};
-use super::error::{EFBIG, SoftError};
+use super::error::{EFBIG, ENOENT, ENOTDIR, SoftError};
 use super::index::Index;
 use super::repo;
 use super::rules::{PatternFile, RuleList, RuleNode, Rules, read_pattern_file};
@@ -652,7 +652,7 @@ impl<'a> Walker<'a> {
                 self.skip_worktree.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            local.push(self.make_entry(rrel, EntryKind::File, None, true, Some(libc_enoent())));
+            local.push(self.make_entry(rrel, EntryKind::File, None, true, Some(ENOENT)));
         }
         let skip = if dir_rel.is_empty() { 0 } else { dir_rel.len() + 1 };
         for (_, range) in &dir_index.dirs {
@@ -696,9 +696,13 @@ impl<'a> Walker<'a> {
                 None,
             ),
             Ok(_) => return,
-            Err(e) => {
-                self.make_entry(rrel, EntryKind::File, None, true, Some(os_code(&e).unwrap_or(2)))
-            }
+            Err(e) => self.make_entry(
+                rrel,
+                EntryKind::File,
+                None,
+                true,
+                Some(os_code(&e).unwrap_or(ENOENT)),
+            ),
         };
         self.case_moved.store(true, Ordering::Relaxed);
         local.push(entry);
@@ -755,9 +759,9 @@ impl<'a> Walker<'a> {
                             Ok(())
                         }
                         Some((_, Ok(m))) if m.file_type().is_symlink() => Err(None),
-                        Some((_, Ok(_))) => Err(Some(20)), // ENOTDIR
-                        Some((_, Err(err))) => Err(Some(os_code(&err).unwrap_or(2))),
-                        None => Err(Some(2)),
+                        Some((_, Ok(_))) => Err(Some(ENOTDIR)),
+                        Some((_, Err(err))) => Err(Some(os_code(&err).unwrap_or(ENOENT))),
+                        None => Err(Some(ENOENT)),
                     }
                 });
                 match *st {
@@ -778,7 +782,9 @@ impl<'a> Walker<'a> {
             }
             let meta = match status {
                 Err(Some(code)) => Err(code),
-                _ => fs::symlink_metadata(self.abs(rrel)).map_err(|e| os_code(&e).unwrap_or(2)),
+                _ => {
+                    fs::symlink_metadata(self.abs(rrel)).map_err(|e| os_code(&e).unwrap_or(ENOENT))
+                }
             };
             // A skip-worktree entry is not checked out: not a candidate,
             // unless it is on disk and git clears its bit.
@@ -888,8 +894,4 @@ impl Walker<'_> {
             dirs.push(path + "/");
         }
     }
-}
-
-const fn libc_enoent() -> i32 {
-    2
 }
