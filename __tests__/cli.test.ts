@@ -140,7 +140,8 @@ describe('errors', () => {
     }
   });
 
-  it('exits 1 with the path and the error code on a fatal I/O error', () => {
+  // Windows keeps a process's working folder from being deleted: the failure made here cannot happen there.
+  it.skipIf(process.platform === 'win32')('exits 1 with the path and the error code on a fatal I/O error', () => {
     const parent = mkdtempSync(join(tmpdir(), 'sfq-gone-'));
     const gone = join(parent, 'gone');
     mkdirSync(gone);

@@ -51,7 +51,7 @@ describe('ignore files of 100 MiB or more', () => {
       expect(() => git(repo, 'ls-files', '--others', '--exclude-standard')).toThrow(/cannot use .* as an exclude file/);
       const error = expect.objectContaining({
         code: 'EREPOSITORY',
-        message: expect.stringMatching(/\.git\/info\/exclude.*100 MiB/),
+        message: expect.stringMatching(/\.git[\\/]info[\\/]exclude.*100 MiB/),
       });
       expect(() => smartFileQuerySync({ regex: 'x', cwd: repo })).toThrow(error);
       await expect(smartFileQuery({ regex: 'x', cwd: repo })).rejects.toThrow(error);

@@ -67,7 +67,11 @@ function runCli(args: string[], cwd: string): Promise<{ status: number | null; b
   const quoted = [process.execPath, '-r', preload, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const limit = process.platform === 'linux' && process.arch === 'x64' ? 'ulimit -v 3000000; ' : '';
   return new Promise((done, fail) => {
-    const child = spawn('sh', ['-c', `${limit}exec ${quoted}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Under a shell where one sets the address-space limit; Windows has no `sh`, nor the limit.
+    const child =
+      process.platform === 'win32'
+        ? spawn(process.execPath, ['-r', preload, BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn('sh', ['-c', `${limit}exec ${quoted}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let bytes = 0;
     let head = '';
     let tail = '';

@@ -17,7 +17,7 @@ export function prepareRunTree({ root, run, npmFlags, addon, addonName, label })
   const stamp = join(run, '.lock-used');
   const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === lock && existsSync(join(run, 'node_modules'));
   for (const entry of existsSync(run) ? readdirSync(run) : []) {
-    if (entry !== 'node_modules' || !fresh) rmSync(join(run, entry), { recursive: true, force: true });
+    if (!fresh || (entry !== 'node_modules' && entry !== '.lock-used')) rmSync(join(run, entry), { recursive: true, force: true });
   }
   mkdirSync(run, { recursive: true });
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
