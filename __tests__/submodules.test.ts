@@ -58,7 +58,8 @@ function gitlinks(root: string): Set<string> {
 function initialised(dir: string): boolean {
   if (!existsSync(join(dir, '.git'))) return false;
   const r = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: dir, encoding: 'utf8' });
-  return r.status === 0 && r.stdout.trim() === dir;
+  // (resolve: Git for Windows writes the top as C:/…, with /)
+  return r.status === 0 && resolve(r.stdout.trim()) === resolve(dir);
 }
 
 /** What git lists (see the header), in path order. */

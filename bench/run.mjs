@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fetchedCorpus, generatedCorpus, linuxCorpus } from './corpus.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -206,4 +206,4 @@ export function report(results) {
   return out;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

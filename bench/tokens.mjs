@@ -23,7 +23,7 @@
 
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
@@ -152,7 +152,7 @@ function table(name, rows) {
   return out.join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const roots = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   let failed = false;
   for (const root of roots.length ? roots.map((r) => resolve(r)) : [resolve(HERE, '..')]) {

@@ -39,6 +39,18 @@ function linuxArg(arg) {
   const eq = /^([^=]*=)(.*)$/s.exec(arg);
   return eq && WINDOWS_PATH.test(eq[2]) ? eq[1] + linuxPath(eq[2]) : arg;
 }
+/** A Linux absolute path as Git for Windows writes one: `C:/Users/…` (drive Z: is `/`). */
+function windowsPath(text) {
+  let best = null;
+  for (const [letter, dir] of drives) {
+    const top = dir.endsWith('/') ? dir : `${dir}/`;
+    if ((text === dir || text.startsWith(top)) && (best === null || dir.length > best[1].length)) best = [letter, dir];
+  }
+  if (best === null) return text;
+  const rest = text.slice(best[1].length).replace(/^\//, '');
+  return `${best[0].toUpperCase()}:/${rest}`;
+}
+
 /** The variables git reads that a test sets; the rest is this process's. */
 const PASSED = /^(HOME|XDG_CONFIG_HOME|LC_ALL|LANG|TZ|GIT_[A-Z_]+)$/;
 
@@ -68,7 +80,11 @@ function answer(id) {
   env.GIT_CEILING_DIRECTORIES ??= [...drives.entries()].filter(([l]) => l !== 'z').map(([, d]) => d).join(':');
   const input = data.subarray(at);
   const r = spawnSync('git', args, { cwd: existsSync(cwd) ? cwd : '/', env, input, maxBuffer: 1 << 30 });
-  const out = r.stdout ?? Buffer.alloc(0);
+  let out = r.stdout ?? Buffer.alloc(0);
+  // rev-parse's absolute paths (--show-toplevel, --git-dir, …) as Git for Windows gives them.
+  if (args.includes('rev-parse')) {
+    out = Buffer.from(out.toString('utf8').split('\n').map((l) => (l.startsWith('/') ? windowsPath(l) : l)).join('\n'));
+  }
   const err = r.stderr ?? Buffer.from(`git (Wine bridge): ${r.error?.message ?? 'failed'}\n`);
   const code = r.status ?? 128;
   const tmp = join(spool, `${id}.res.tmp`);

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { pathToFileURL } from 'node:url';
 
 const DEFAULT_IGNORE = ['.git/**', '**/node_modules/**', '**/.turbo/**'];
 const PRUNED = new Set(['.git', 'node_modules', '.turbo']);
@@ -205,7 +206,7 @@ export function smartFileQueryReference(options) {
 }
 
 // As a command: the seed's CLI, for the benchmark.
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { parseArgs, USAGE } = await import('../../lib/args.mjs');
   try {
     if (process.argv[2] === '--files') {

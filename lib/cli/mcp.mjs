@@ -127,7 +127,11 @@ async function run(argv, io) {
   if (!stat.isDirectory()) return usageFailure(io, 'mcp', `--root: '${root}' is not a directory`, MCP_USAGE);
   // The root as the engine resolves it (links followed; on Windows the long
   // names, never the verbatim form), so the paths of its answers lie under it.
-  root = realpathSync.native(root);
+  try {
+    root = realpathSync.native(root);
+  } catch (e) {
+    return usageFailure(io, 'mcp', `--root: cannot resolve '${root}': ${e.code ?? e.message}`, MCP_USAGE);
+  }
 
   // Stdout is the protocol's: anything logged goes to stderr instead.
   for (const method of ['log', 'info', 'debug']) console[method] = (...args) => console.error(...args);
