@@ -6,7 +6,7 @@
 // the like) made Linux paths by the prefix's drive links, and answers; it
 // ends with its parent.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const [spool, prefix, parentPid] = process.argv.slice(2);
@@ -87,6 +87,8 @@ function answer(id) {
   }
   const err = r.stderr ?? Buffer.from(`git (Wine bridge): ${r.error?.message ?? 'failed'}\n`);
   const code = r.status ?? 128;
+  // Failed commands are logged beside the spool, for a look when a suite fails.
+  if (code !== 0) appendFileSync(join(spool, '..', 'bridge.log'), `${code} in ${cwd}: git ${args.join(' ')}\n${err.toString('utf8')}\n`);
   const tmp = join(spool, `${id}.res.tmp`);
   writeFileSync(tmp, Buffer.concat([Buffer.from(`${code}\0${out.length}\0${err.length}\0`), out, err]));
   renameSync(tmp, join(spool, `${id}.res`));
