@@ -13,7 +13,8 @@
  */
 export function processIo(proc = process) {
   let closed = false;
-  const isClosed = (e) => e !== null && e !== undefined && e.code === 'EPIPE';
+  // (Windows may name a pipe whose reader is gone EOF, libuv's name of ERROR_BROKEN_PIPE.)
+  const isClosed = (e) => e !== null && e !== undefined && (e.code === 'EPIPE' || e.code === 'EOF');
   const quit = () => {
     closed = true;
     proc.exit(0);

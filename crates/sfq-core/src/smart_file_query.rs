@@ -930,8 +930,15 @@ pub fn write_json(
 ) -> Result<Vec<u8>> {
     let echo = json(&config.echo())?;
     let written = |e: std::io::Error| {
+        // The reader gone is EPIPE on every platform (Windows says
+        // ERROR_BROKEN_PIPE, `EOF`, or ERROR_NO_DATA, `EPIPE`).
+        let code = if e.kind() == std::io::ErrorKind::BrokenPipe {
+            "EPIPE"
+        } else {
+            crate::error::io_code(&e)
+        };
         crate::error::Error::new(
-            crate::error::ErrorCode::Io(crate::error::io_code(&e)),
+            crate::error::ErrorCode::Io(code),
             format!("cannot write the output: {e}"),
         )
     };
@@ -1229,6 +1236,32 @@ mod tests {
         assert!(text.contains(r#"{"path":"b.txt","reason":"readError","code":"EBUSY"}"#), "{text}");
         assert!(text.contains(r#""totalMatches":1"#), "{text}");
         drop(lock);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A reader gone while the output is written is `EPIPE` wherever the
+    /// OS says so (Windows: ERROR_BROKEN_PIPE, which libuv names `EOF`).
+    #[test]
+    fn a_reader_gone_is_epipe() {
+        struct Gone(std::io::Error);
+        impl std::io::Write for Gone {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::new(self.0.kind(), "reader gone"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("sfq-gone-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), "abc\n").unwrap();
+        let root = std::fs::canonicalize(&dir).unwrap();
+        let broken = if cfg!(windows) { 109 } else { 32 };
+        for e in [std::io::Error::from_raw_os_error(broken), std::io::ErrorKind::BrokenPipe.into()]
+        {
+            let err = write_json(&config(&root, ""), &Cancel::default(), &mut Gone(e)).unwrap_err();
+            assert_eq!(err.code().as_str(), "EPIPE");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
