@@ -365,7 +365,8 @@ export async function runSeed(seed, steps, { log = () => {}, watch = true, memor
         // A mutation the tree's state no longer allows (a path that became a
         // folder, a stash with nothing to pop): the step goes on without it.
         const code = e?.info?.code ?? e?.code;
-        if (!['EISDIR', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EACCES', 'ENOTEMPTY'].includes(code)) throw e;
+        // (EPERM: Windows refuses to write a file made read-only, its chmod 0.)
+        if (!['EISDIR', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EACCES', 'ENOTEMPTY', 'EPERM'].includes(code)) throw e;
       }
       const [name, args] = r.pick(queries(root, r))();
       const warm = await answer(() => session[name](...args));
