@@ -85,6 +85,23 @@ static void write_all(HANDLE h, const char *p, size_t n) {
   }
 }
 
+static wchar_t *join(const wchar_t *dir, const wchar_t *id, const wchar_t *ext);
+
+/* A failure of the shim itself, told on stderr and kept in the spool's shim.log. */
+static int failed(const wchar_t *spool, const char *what) {
+  char line[512];
+  snprintf(line, sizeof line, "git (Wine bridge): %s (error %lu, process %lu)\n", what, (unsigned long)GetLastError(), (unsigned long)GetCurrentProcessId());
+  fputs(line, stderr);
+  wchar_t *log = join(spool, L"shim", L".log");
+  HANDLE h = CreateFileW(log, FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_ALWAYS, 0, NULL);
+  if (h != INVALID_HANDLE_VALUE) {
+    DWORD done;
+    WriteFile(h, line, (DWORD)strlen(line), &done, NULL);
+    CloseHandle(h);
+  }
+  return 127;
+}
+
 static wchar_t *join(const wchar_t *dir, const wchar_t *id, const wchar_t *ext) {
   size_t n = wcslen(dir) + wcslen(id) + wcslen(ext) + 2;
   wchar_t *s = malloc(n * sizeof(wchar_t));
@@ -122,22 +139,17 @@ int main(void) {
   _snwprintf(id, 64, L"%lu-%lu-%ld", (unsigned long)GetCurrentProcessId(), (unsigned long)GetTickCount(), (long)InterlockedIncrement(&seq));
   wchar_t *tmp = join(spool, id, L".tmp"), *reqf = join(spool, id, L".req"), *resf = join(spool, id, L".res");
   HANDLE f = CreateFileW(tmp, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, 0, NULL);
-  if (f == INVALID_HANDLE_VALUE) {
-    fputs("git (Wine bridge): cannot write to the spool folder SFQ_GIT_BRIDGE\n", stderr);
-    return 127;
-  }
+  if (f == INVALID_HANDLE_VALUE) return failed(spool, "cannot write to the spool folder SFQ_GIT_BRIDGE");
   write_all(f, req.p, req.len);
   CloseHandle(f);
-  if (!MoveFileW(tmp, reqf)) return 127;
+  if (!MoveFileW(tmp, reqf)) return failed(spool, "cannot hand the request over (MoveFileW)");
 
   HANDLE r;
-  for (DWORD waited = 0;; waited += 2) {
+  ULONGLONG started = GetTickCount64();
+  for (;;) {
     r = CreateFileW(resf, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, NULL, OPEN_EXISTING, 0, NULL);
     if (r != INVALID_HANDLE_VALUE) break;
-    if (waited > 600000) {
-      fputs("git (Wine bridge): no answer in 10 minutes; is scripts/wine-git-bridge.mjs running?\n", stderr);
-      return 127;
-    }
+    if (GetTickCount64() - started > 600000) return failed(spool, "no answer in 10 minutes; is scripts/wine-git-bridge.mjs running?");
     Sleep(2);
   }
   Buf res = {0};
