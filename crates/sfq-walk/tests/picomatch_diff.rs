@@ -28,6 +28,9 @@ fn json_str(s: &str) -> String {
 fn picomatch_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/picomatch");
     let dir = std::fs::canonicalize(dir).ok()?;
+    // Node's require takes `C:\…`, not Windows' verbatim `\\?\C:\…`.
+    let text = dir.to_string_lossy().into_owned();
+    let dir = text.strip_prefix(r"\\?\").map_or(dir, PathBuf::from);
     dir.join("lib/picomatch.js").is_file().then_some(dir)
 }
 

@@ -165,9 +165,15 @@ fn root_errors_are_fatal_with_os_codes() {
     let tmp = TempDir::new("errs");
     write(tmp.path(), "file", "x");
     let missing = WalkConfig::builder(tmp.path().join("nope")).build().expect("config");
-    assert!(matches!(walk(&missing, &|| false), Err(WalkError::Root { code: 2, .. })));
+    assert!(matches!(
+        walk(&missing, &|| false),
+        Err(WalkError::Root { code: sfq_walk::discovery::ENOENT, .. })
+    ));
     let file = WalkConfig::builder(tmp.path().join("file")).build().expect("config");
-    assert!(matches!(walk(&file, &|| false), Err(WalkError::Root { code: 20, .. })));
+    assert!(matches!(
+        walk(&file, &|| false),
+        Err(WalkError::Root { code: sfq_walk::discovery::ENOTDIR, .. })
+    ));
 }
 
 #[test]
