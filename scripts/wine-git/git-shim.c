@@ -142,7 +142,12 @@ int main(void) {
   if (f == INVALID_HANDLE_VALUE) return failed(spool, "cannot write to the spool folder SFQ_GIT_BRIDGE");
   write_all(f, req.p, req.len);
   CloseHandle(f);
-  if (!MoveFileW(tmp, reqf)) return failed(spool, "cannot hand the request over (MoveFileW)");
+  /* Wine's MoveFileW fails now and then (ERROR_NOT_ENOUGH_MEMORY) while the
+   * server reads the folder: tried again for up to a second. */
+  for (int tries = 0; !MoveFileW(tmp, reqf); tries++) {
+    if (tries == 200) return failed(spool, "cannot hand the request over (MoveFileW)");
+    Sleep(5);
+  }
 
   HANDLE r;
   ULONGLONG started = GetTickCount64();
