@@ -142,9 +142,11 @@ int main(void) {
   if (f == INVALID_HANDLE_VALUE) return failed(spool, "cannot write to the spool folder SFQ_GIT_BRIDGE");
   write_all(f, req.p, req.len);
   CloseHandle(f);
-  /* Wine's MoveFileW fails now and then (ERROR_NOT_ENOUGH_MEMORY) while the
-   * server reads the folder: tried again for up to a second. */
+  /* Wine's MoveFileW now and then says ERROR_NOT_ENOUGH_MEMORY, the file
+   * moved or not: moved when the temporary name is gone, else tried again
+   * for up to a second. */
   for (int tries = 0; !MoveFileW(tmp, reqf); tries++) {
+    if (GetFileAttributesW(tmp) == INVALID_FILE_ATTRIBUTES) break;
     if (tries == 200) return failed(spool, "cannot hand the request over (MoveFileW)");
     Sleep(5);
   }
