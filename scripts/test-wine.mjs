@@ -27,7 +27,7 @@
 // a shim DLL built with mingw-w64 forwards it to RtlGenRandom, put in the
 // Wine prefix's system32), and Node 20 refuses the Windows 7 that Wine 8
 // reports (the prefix is set to say Windows 10). Not in CI (Wine is a large
-// install, and the three stages take about X minutes here).
+// install, and the three stages with the Windows build take 20–30 minutes here).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
