@@ -612,12 +612,7 @@ fn matches_git_ls_files() {
 #[test]
 fn threads_do_not_change_output() {
     let mut rng = Rng::new(77);
-    let tmp = TempDir::new("threads");
-    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
-    fs::create_dir_all(&env.home).expect("home");
-    let repo = tmp.path().join("repo");
-    fs::create_dir_all(&repo).expect("repo");
-    env.git(&repo, &["init", "-q"]);
+    let (_tmp, env, repo) = empty_repo("threads", &[]);
     random_tree(&mut rng, &repo, 300);
     let run = |threads| {
         let cfg = WalkConfig::builder(&repo)
@@ -634,8 +629,9 @@ fn threads_do_not_change_output() {
     }
 }
 
-/// A fresh repository with a few files and rules, for the feature tests.
-fn small_repo(tag: &str, init_args: &[&str]) -> (TempDir, Env, PathBuf) {
+/// A fresh empty repository (`git init` with `init_args`), its home and
+/// XDG folders in the same temporary folder.
+fn empty_repo(tag: &str, init_args: &[&str]) -> (TempDir, Env, PathBuf) {
     let tmp = TempDir::new(tag);
     let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
     fs::create_dir_all(&env.home).expect("home");
@@ -644,6 +640,12 @@ fn small_repo(tag: &str, init_args: &[&str]) -> (TempDir, Env, PathBuf) {
     let mut args = vec!["init", "-q"];
     args.extend_from_slice(init_args);
     env.git(&repo, &args);
+    (tmp, env, repo)
+}
+
+/// A fresh repository with a few files and rules, for the feature tests.
+fn small_repo(tag: &str, init_args: &[&str]) -> (TempDir, Env, PathBuf) {
+    let (tmp, env, repo) = empty_repo(tag, init_args);
     for f in ["a.txt", "b.log", "B.LOG", "c.inc", "d/e.inc", "d/f.txt", "g.Tmp"] {
         write(&repo.join(f), b"x\n");
     }
@@ -683,12 +685,7 @@ fn include_if_gitdir_and_sha256_and_ignorecase() {
 #[cfg(unix)]
 #[test]
 fn ignore_case_matches_git_ls_files() {
-    let tmp = TempDir::new("icase-rename");
-    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
-    fs::create_dir_all(&env.home).expect("home");
-    let repo = tmp.path().join("repo");
-    fs::create_dir_all(&repo).expect("repo");
-    env.git(&repo, &["init", "-q"]);
+    let (_tmp, env, repo) = empty_repo("icase-rename", &[]);
     for f in
         ["README.md", "Docs/a.md", "Docs/Sub/b.md", "Docs/Sub/c.log", "src/Main.rs", "x/Y/z.txt"]
     {
@@ -718,12 +715,7 @@ fn ignore_case_matches_git_ls_files() {
 #[cfg(unix)]
 #[test]
 fn a_tracked_link_checked_out_as_a_file_is_not_listed() {
-    let tmp = TempDir::new("link-as-file");
-    let env = Env { home: tmp.path().join("home"), xdg: tmp.path().join("xdg") };
-    fs::create_dir_all(&env.home).expect("home");
-    let repo = tmp.path().join("repo");
-    fs::create_dir_all(&repo).expect("repo");
-    env.git(&repo, &["init", "-q"]);
+    let (_tmp, env, repo) = empty_repo("link-as-file", &[]);
     env.git(&repo, &["config", "core.symlinks", "false"]);
     write(&repo.join("a.txt"), b"a\n");
     write(&repo.join("sub/b.txt"), b"b\n");
