@@ -17,7 +17,7 @@ use sfq_walk::discovery::PathFilter;
 use sfq_walk::glob::GlobSet;
 
 use crate::cancel::Cancel;
-use crate::discovery::{self, Candidate, DiscoveryProfile, Prefixed, glob_set};
+use crate::discovery::{self, Candidate, Candidates, DiscoveryProfile, Prefixed, glob_set};
 use crate::engine::{self, Collector, Flow, Outcome, Reader};
 use crate::error::{Error, Result};
 use crate::excludes::{Excludes, LeftOut};
@@ -547,7 +547,7 @@ impl LineScan {
         prefix: &str,
         cancel: &Cancel,
         excluded: bool,
-    ) -> Result<discovery::Listed<Candidate>> {
+    ) -> Result<discovery::Listed<Candidates>> {
         let mut excludes = if excluded { self.excludes.clone() } else { Excludes::default() };
         let base = prefix.trim_end_matches('/');
         if excluded && !base.is_empty() {
@@ -586,9 +586,7 @@ impl LineScan {
         let mut listed =
             discovery::candidates_and_dropped(abs, &profile, cancel, excluded && self.hint)?;
         if !prefix.is_empty() {
-            for c in &mut listed.items {
-                c.prefix(prefix);
-            }
+            listed.items.prefix(prefix);
             for d in &mut listed.not_checked_out.dirs {
                 d.insert_str(0, prefix);
             }
@@ -623,7 +621,7 @@ impl LineScan {
             let abs = self.root.join(path);
             let files = if *is_dir {
                 match self.list(&abs, &format!("{path}/"), bounded, false) {
-                    Ok(listed) => listed.items,
+                    Ok(listed) => listed.items.into_vec(),
                     Err(_) => {
                         cancel.check()?;
                         left_out.cut = true;

@@ -217,9 +217,9 @@ pub type Dropped = Vec<(String, bool)>;
 
 /// A walk's items (entries or candidates) and what it reports beside them.
 #[derive(Debug)]
-pub struct Listed<T> {
+pub struct Listed<I> {
     /// The entries or candidates, in UTF-16 path order.
-    pub items: Vec<T>,
+    pub items: I,
     /// Directories and ignore files that could not be read.
     pub unreadable: Vec<Unreadable>,
     /// What ignore rules and pruned names dropped (when asked for).
@@ -233,9 +233,9 @@ pub struct Listed<T> {
     pub deferred: Option<Box<(PathBuf, DiscoveryProfile)>>,
 }
 
-impl<T> Listed<T> {
+impl<I> Listed<I> {
     /// A listing of `items` with nothing else to report.
-    pub fn of(items: Vec<T>) -> Listed<T> {
+    pub fn of(items: I) -> Listed<I> {
         Listed {
             items,
             unreadable: Vec::new(),
@@ -263,7 +263,7 @@ pub fn listing(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
     report_dropped: bool,
-) -> Result<Listed<Entry>> {
+) -> Result<Listed<Vec<Entry>>> {
     match &profile.source {
         Source::Disk => walk_listing(root, profile, cancel, report_dropped, None),
         Source::Session(store) => store.listing(root, profile, cancel, report_dropped),
@@ -278,7 +278,7 @@ pub fn walk_listing(
     cancel: &Cancel,
     report_dropped: bool,
     observer: Option<Arc<dyn WalkObserver>>,
-) -> Result<Listed<Entry>> {
+) -> Result<Listed<Vec<Entry>>> {
     let mut builder = WalkConfig::builder(root)
         .report_dropped(report_dropped)
         .recurse_submodules(profile.recurse_submodules)
@@ -316,12 +316,66 @@ pub fn walk_listing(
     })
 }
 
+/// The candidates of a call, in UTF-16 path order: a walk's own, or shared
+/// with a session's kept view of its listing (not copied for each call; see
+/// [`crate::session::Store::candidates`]).
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    items: Arc<Vec<Candidate>>,
+    /// Where a session's cache keeps what it knows of these candidates
+    /// (shared by the calls that share them).
+    slots: Option<Arc<crate::session::cache::Slots>>,
+}
+
+impl std::ops::Deref for Candidates {
+    type Target = [Candidate];
+    fn deref(&self) -> &[Candidate] {
+        &self.items
+    }
+}
+
+impl Candidates {
+    /// A walk's candidates.
+    pub fn owned(items: Vec<Candidate>) -> Candidates {
+        Candidates { items: Arc::new(items), slots: None }
+    }
+
+    /// Candidates shared with a session's view (`slots` is its memo).
+    pub fn shared(
+        items: Arc<Vec<Candidate>>,
+        slots: Arc<crate::session::cache::Slots>,
+    ) -> Candidates {
+        Candidates { items, slots: Some(slots) }
+    }
+
+    /// The session cache's memo for these candidates, if they are shared.
+    pub fn slots(&self) -> Option<&crate::session::cache::Slots> {
+        self.slots.as_deref()
+    }
+
+    /// Puts `prefix` before every path (a walk of a folder below the root;
+    /// a shared list is copied first). The absolute paths do not change.
+    pub fn prefix(&mut self, prefix: &str) {
+        if prefix.is_empty() {
+            return;
+        }
+        for c in Arc::make_mut(&mut self.items) {
+            c.prefix(prefix);
+        }
+    }
+
+    /// The candidates as a list of their own.
+    pub fn into_vec(self) -> Vec<Candidate> {
+        Arc::unwrap_or_clone(self.items)
+    }
+}
+
 /// The candidate files, in UTF-16 path order, and what could not be read.
 pub fn candidates(
     root: &Path,
     profile: &DiscoveryProfile,
     cancel: &Cancel,
-) -> Result<(Vec<Candidate>, Vec<Unreadable>)> {
+) -> Result<(Candidates, Vec<Unreadable>)> {
     let listed = candidates_and_dropped(root, profile, cancel, false)?;
     Ok((listed.items, listed.unreadable))
 }
@@ -333,16 +387,26 @@ pub fn candidates_and_dropped(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
     report_dropped: bool,
-) -> Result<Listed<Candidate>> {
+) -> Result<Listed<Candidates>> {
+    if let Source::Session(store) = &profile.source
+        && let Some(listed) = store.candidates(root, profile, cancel, report_dropped)?
+    {
+        return Ok(listed);
+    }
     let Listed { items, unreadable, dropped, not_checked_out, deferred } =
         listing(root, profile, cancel, report_dropped)?;
+    let items = Candidates::owned(to_candidates(root, items));
+    Ok(Listed { items, unreadable, dropped, not_checked_out, deferred })
+}
+
+/// The files of a listing of `root` as candidates.
+pub(crate) fn to_candidates(root: &Path, entries: Vec<Entry>) -> Vec<Candidate> {
     let folder = Arc::new(root.to_path_buf());
-    let items = items
+    entries
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
         .map(|e| Candidate::listed(&folder, e))
-        .collect();
-    Ok(Listed { items, unreadable, dropped, not_checked_out, deferred })
+        .collect()
 }
 
 fn walk_error(e: WalkError, cancel: &Cancel) -> Error {

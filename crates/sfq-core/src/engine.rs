@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use crate::cancel::Cancel;
-use crate::discovery::{Candidate, Unreadable};
+use crate::discovery::{Candidate, Candidates, Unreadable};
 use crate::error::Result;
 pub use crate::scan::Flow;
 use crate::search::{self, FileText, SkipReason};
@@ -73,13 +73,14 @@ impl Reader {
     /// when reading from disk or the pattern gives the index nothing.
     pub fn pruned(
         &self,
-        candidates: &[Candidate],
+        candidates: &Candidates,
         matcher: &crate::matcher::Matcher,
         threads: usize,
     ) -> Option<Vec<bool>> {
         match &self.source {
             Source::Session(store) => store.cache.pruned(
                 candidates,
+                candidates.slots(),
                 self.max_bytes,
                 self.encoding,
                 matcher.needles()?,
@@ -173,7 +174,7 @@ where
 /// candidates a session's index rules out are "no match" unsearched (see
 /// [`run_masked`]).
 pub fn run_searching<F, W, C>(
-    candidates: &[Candidate],
+    candidates: &Candidates,
     reader: &Reader,
     matcher: &crate::matcher::Matcher,
     threads: usize,

@@ -198,6 +198,11 @@ impl PathFilter for NameFilter {
     fn forces(&self) -> bool {
         self.globs.forces()
     }
+    fn key(&self) -> Option<String> {
+        let mut names: Vec<&String> = self.names.iter().collect();
+        names.sort();
+        Some(format!("names {names:?} {}", self.globs.key()?))
+    }
 }
 
 /// The name an entry stands for when it is a plain name (no `/`, no glob

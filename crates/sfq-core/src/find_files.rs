@@ -73,6 +73,9 @@ impl PathFilter for PatternFilter {
     fn keep_file(&self, path: &str) -> bool {
         self.globs.is_match(path)
     }
+    fn key(&self) -> Option<String> {
+        Some(format!("pattern {}", self.globs.key()))
+    }
 }
 
 /// The walk of a listing of at most `max` entries: with `sizes`, every file

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::cancel::Cancel;
-use crate::discovery::{self, Candidate, DiscoveryProfile};
+use crate::discovery::{self, Candidate, Candidates, DiscoveryProfile};
 use crate::engine::Reader;
 use crate::error::{Error, Result};
 use crate::excludes::Excludes;
@@ -308,7 +308,7 @@ impl Scope {
 
     /// The candidate files under every path (each file once, in path
     /// order), and how many directories could not be read.
-    pub fn candidates(&self, cancel: &Cancel) -> Result<(Vec<Candidate>, u64)> {
+    pub fn candidates(&self, cancel: &Cancel) -> Result<(Candidates, u64)> {
         // Ordinary folders (no hidden or excluded name on their path) share
         // one walk from the root, restricted to them; the others (and any
         // folder that walk found empty: one `.gitignore` drops, say) get a
@@ -326,7 +326,7 @@ impl Scope {
             .filter(|(rel, is_dir)| *is_dir && ordinary(rel))
             .map(|(rel, _)| rel.as_str())
             .collect();
-        let mut listings: Vec<Result<(Vec<Candidate>, u64)>> = Vec::new();
+        let mut listings: Vec<Result<(Candidates, u64)>> = Vec::new();
         let mut alone: Vec<&(String, bool)> =
             self.paths.iter().filter(|(rel, is_dir)| !(*is_dir && ordinary(rel))).collect();
         if shared.len() > 1 {
@@ -351,7 +351,8 @@ impl Scope {
                             let prefix = if rel == "." { String::new() } else { format!("{rel}/") };
                             self.walk(&abs, &prefix, None, cancel)
                         } else {
-                            Ok((vec![Candidate::named(rel.clone(), abs, false)], 0))
+                            let file = Candidate::named(rel.clone(), abs, false);
+                            Ok((Candidates::owned(vec![file]), 0))
                         }
                     })
                 })
@@ -365,18 +366,22 @@ impl Scope {
                 })
                 .collect::<Vec<_>>()
         }));
+        if listings.len() == 1 && self.paths.len() == 1 {
+            // One walk: its candidates as they are (a session's shared list).
+            return listings.pop().unwrap_or_else(|| Ok((Candidates::default(), 0)));
+        }
         let mut all: Vec<Candidate> = Vec::new();
         let mut unreadable = 0u64;
         for listing in listings {
             let (files, bad) = listing?;
-            all.extend(files);
+            all.extend(files.into_vec());
             unreadable += bad;
         }
         if self.paths.len() > 1 {
             all.sort_by(|a, b| a.rel().encode_utf16().cmp(b.rel().encode_utf16()));
             all.dedup_by(|a, b| a.rel() == b.rel());
         }
-        Ok((all, unreadable))
+        Ok((Candidates::owned(all), unreadable))
     }
 
     /// The files under `abs` (whose root-relative path is `prefix`): seed
@@ -392,7 +397,7 @@ impl Scope {
         prefix: &str,
         within: Option<&[&str]>,
         cancel: &Cancel,
-    ) -> Result<(Vec<Candidate>, u64)> {
+    ) -> Result<(Candidates, u64)> {
         let excludes = Excludes::from_entries(EXCLUDES);
         let mut filter = excludes.filter(None, "paths")?;
         if let Some(paths) = within {
@@ -414,9 +419,7 @@ impl Scope {
             source: self.source.clone(),
         };
         let (mut files, unreadable) = discovery::candidates(abs, &profile, cancel)?;
-        for f in &mut files {
-            f.prefix(prefix);
-        }
+        files.prefix(prefix);
         Ok((files, unreadable.len() as u64))
     }
 
@@ -441,6 +444,9 @@ impl sfq_walk::discovery::PathFilter for Within {
     }
     fn keep_file(&self, path: &str) -> bool {
         self.paths.iter().any(|p| under(p, path)) && self.inner.keep_file(path)
+    }
+    fn key(&self) -> Option<String> {
+        Some(format!("within {:?} {}", self.paths, self.inner.key()?))
     }
 }
 

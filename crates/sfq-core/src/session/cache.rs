@@ -46,6 +46,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
 use super::grams::{Grams, Needles};
+use super::table::Table;
 use super::watch::{Drained, Watcher};
 use crate::discovery::Candidate;
 use crate::search::{self, FileText, SkipReason};
@@ -118,6 +119,37 @@ impl Stamp {
     }
 }
 
+/// Where a session's cache keeps the files of a shared candidate list (see
+/// [`crate::discovery::Candidates`]): each one's slot in its table, taken
+/// at a version of the table (see [`Table::version`]).
+#[derive(Debug, Default)]
+pub struct Slots(std::sync::Mutex<Option<SlotIds>>);
+
+/// A table version and the slot of each candidate at it.
+type SlotIds = ((u64, u64), Arc<[u32]>);
+
+/// A part of the index pass's slots, looked up at a table version.
+type Looked = ((u64, u64), Vec<u32>);
+
+impl Slots {
+    fn get(&self) -> Option<SlotIds> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn set(&self, version: (u64, u64), ids: Vec<u32>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, ids.into()));
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .map_or(0, |(_, ids)| ids.len() as u64 * 4)
+    }
+}
+
 /// One file's text (or that it is binary), as read when its stamp was taken.
 struct Entry {
     stamp: Stamp,
@@ -181,8 +213,9 @@ pub struct ContentCache {
 #[derive(Default)]
 struct Inner {
     /// By the bytes of the absolute path (`Path`'s own hash and equality
-    /// walk its components: several times slower, on every file of a call).
-    entries: rustc_hash::FxHashMap<Box<[u8]>, Entry>,
+    /// walk its components: several times slower, on every file of a call),
+    /// in slots (a shared candidate list's are looked up once: [`Slots`]).
+    entries: Table<Entry>,
     /// Bytes held by the entries.
     bytes: u64,
     /// Of which texts'.
@@ -255,14 +288,20 @@ impl ContentCache {
             inner.remove(path);
         }
         if drained.overflow {
-            let racy: Vec<Box<[u8]>> =
-                inner.entries.iter().filter(|(_, e)| e.racy).map(|(k, _)| k.clone()).collect();
-            for k in racy {
-                inner.remove_key(&k);
-            }
-            for e in inner.entries.values_mut() {
+            let (mut bytes, mut text_total, mut index) = (0u64, 0u64, 0u64);
+            inner.entries.retain(|e| {
+                if e.racy {
+                    bytes += e.bytes;
+                    text_total += e.text_bytes;
+                    index += e.grams.as_ref().map_or(0, |g| g.bytes());
+                    return false;
+                }
                 e.trusted = false;
-            }
+                true
+            });
+            inner.bytes -= bytes;
+            inner.text_bytes -= text_total;
+            inner.index_bytes -= index;
         }
     }
 
@@ -305,7 +344,7 @@ impl ContentCache {
     /// Drops every text.
     pub fn clear(&self) {
         let mut inner = self.lock();
-        inner.entries = rustc_hash::FxHashMap::default();
+        inner.entries.clear();
         inner.bytes = 0;
         inner.text_bytes = 0;
         inner.index_bytes = 0;
@@ -334,24 +373,46 @@ impl ContentCache {
 
     /// For each candidate, whether it is a trusted text of this encoding,
     /// within `max_bytes`, whose trigram filter proves it holds none of
-    /// `needles` (counted as pruned); on up to `threads` threads.
+    /// `needles` (counted as pruned); on up to `threads` threads. With
+    /// `slots` (the candidates are a session's shared list), each file's
+    /// slot is looked up by path once and then read from there while the
+    /// table's slots name the same paths.
     pub fn pruned(
         &self,
         candidates: &[Candidate],
+        slots: Option<&Slots>,
         max_bytes: u64,
         encoding: Encoding,
         needles: &Needles,
         threads: usize,
     ) -> Option<Vec<bool>> {
-        let part = |cands: &[Candidate]| {
+        let memo = slots.and_then(Slots::get).filter(|(_, ids)| ids.len() == candidates.len());
+        let part = |start: usize, cands: &[Candidate]| {
             let inner = self.read_lock();
             let calls = inner.calls;
+            let version = inner.entries.version();
+            let ids = memo
+                .as_ref()
+                .filter(|(v, _)| *v == version)
+                .map(|(_, ids)| &ids[start..start + cands.len()]);
+            let mut fresh = (ids.is_none() && slots.is_some()).then(Vec::new);
             let mut count = 0;
             let mut abs = std::path::PathBuf::new();
             let mask: Vec<bool> = cands
                 .iter()
-                .map(|c| {
-                    let Some(e) = inner.entries.get(key(c.abs_in(&mut abs))) else { return false };
+                .enumerate()
+                .map(|(j, c)| {
+                    let slot = match ids {
+                        Some(ids) => ids[j],
+                        None => {
+                            let slot = inner.entries.slot(key(c.abs_in(&mut abs)));
+                            if let Some(f) = &mut fresh {
+                                f.push(slot);
+                            }
+                            slot
+                        }
+                    };
+                    let Some(e) = inner.entries.at(slot) else { return false };
                     let out = c.missing.is_none()
                         && e.trusted
                         && e.encoding == encoding
@@ -366,29 +427,48 @@ impl ContentCache {
                 .collect();
             drop(inner);
             self.pruned.fetch_add(count, Ordering::Relaxed);
-            mask
+            (mask, fresh.map(|f| (version, f)))
         };
-        // Each lookup is a few cache misses (the key, the entry, the
-        // filter): worth threads from a few thousand candidates on.
+        // Each file is a few cache misses (its entry, its filter; the key
+        // too without slots): worth threads from a few thousand on.
         let parts = threads.clamp(1, 8).min(candidates.len() / 4096 + 1);
-        if parts <= 1 {
-            return Some(part(candidates));
-        }
-        let size = candidates.len().div_ceil(parts);
-        Some(std::thread::scope(|s| {
-            let handles: Vec<_> =
-                candidates.chunks(size).map(|c| s.spawn(move || part(c))).collect();
-            let mut mask = Vec::with_capacity(candidates.len());
-            for h in handles {
-                // (A part that panicked rules nothing out.)
-                let len = mask.len();
-                match h.join() {
-                    Ok(m) => mask.extend(m),
-                    Err(_) => mask.resize(len + size.min(candidates.len() - len), false),
-                }
+        let size = candidates.len().div_ceil(parts).max(1);
+        let results: Vec<(Vec<bool>, Option<Looked>)> = if parts <= 1 {
+            vec![part(0, candidates)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = candidates
+                    .chunks(size)
+                    .enumerate()
+                    .map(|(k, c)| s.spawn(move || part(k * size, c)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .zip(candidates.chunks(size))
+                    // (A part that panicked rules nothing out.)
+                    .map(|(h, c)| h.join().unwrap_or_else(|_| (vec![false; c.len()], None)))
+                    .collect()
+            })
+        };
+        let mut mask = Vec::with_capacity(candidates.len());
+        let mut ids = Vec::new();
+        let mut versions = Vec::new();
+        for (m, fresh) in results {
+            mask.extend(m);
+            if let Some((v, f)) = fresh {
+                versions.push(v);
+                ids.extend(f);
             }
-            mask
-        }))
+        }
+        // Every part looked its slots up at the same version: the memo.
+        if let Some(slots) = slots
+            && ids.len() == candidates.len()
+            && versions.windows(2).all(|w| w[0] == w[1])
+            && let Some(&v) = versions.first()
+        {
+            slots.set(v, ids);
+        }
+        Some(mask)
     }
 
     /// [`ContentCache::read`], or `Ok(None)` for a trusted text whose
@@ -662,7 +742,7 @@ impl Inner {
         self.bytes += entry.bytes;
         self.text_bytes += entry.text_bytes;
         self.index_bytes += entry.grams.as_ref().map_or(0, |g| g.bytes());
-        self.entries.insert(key(path).into(), entry);
+        self.entries.insert(key(path), entry);
     }
 
     /// Takes a removed entry's bytes off the counts.
@@ -740,7 +820,7 @@ impl Inner {
             excess -= bytes;
         }
         let (mut bytes, mut text_total, mut index) = (0u64, 0u64, 0u64);
-        self.entries.retain(|_, e| {
+        self.entries.retain(|e| {
             let age = e.used.load(Ordering::Relaxed);
             let goes = which(e)
                 && (age < cutoff
@@ -976,13 +1056,59 @@ mod tests {
         // "word1234" is in f1234.txt only.
         let n = needles("word1234");
         cache.begin_call();
-        let one = cache.pruned(&cands, 1 << 20, Encoding::Utf8, &n, 1).unwrap();
+        let one = cache.pruned(&cands, None, 1 << 20, Encoding::Utf8, &n, 1).unwrap();
         assert_eq!(cache.stats().files_pruned, 8999);
         cache.begin_call();
-        let two = cache.pruned(&cands, 1 << 20, Encoding::Utf8, &n, 2).unwrap();
+        let two = cache.pruned(&cands, None, 1 << 20, Encoding::Utf8, &n, 2).unwrap();
         assert_eq!(cache.stats().files_pruned, 8999);
         assert_eq!(one, two);
         assert!(!one[1234] && one.iter().filter(|&&x| x).count() == 8999);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// With a shared list's slots, the index pass marks what it marks by
+    /// path: when the memo is first made, when it is used, after a file's
+    /// entry went and came back (same slot), and after the table forgot
+    /// paths (another generation: looked up again).
+    #[test]
+    fn the_slot_memo_marks_what_lookups_by_path_mark() {
+        let root = tree("slots", 40, 20);
+        let cands: Vec<Candidate> = (0..40).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
+        let cache = ContentCache::new(root.clone(), 1 << 30, None);
+        cache.begin_call();
+        // f39 is never read: no slot, never pruned.
+        for c in &cands[..39] {
+            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
+        }
+        for e in cache.lock().entries.values_mut() {
+            e.trusted = true;
+        }
+        let n = needles("word0007");
+        let by_path = cache.pruned(&cands, None, 1 << 20, Encoding::Utf8, &n, 1).unwrap();
+        assert_eq!(by_path.iter().filter(|&&x| x).count(), 38);
+        assert!(!by_path[7] && !by_path[39]);
+        let slots = Slots::default();
+        let first = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 2).unwrap();
+        assert_eq!(first, by_path);
+        let memo = slots.get().unwrap();
+        assert_eq!(memo.1.len(), 40);
+        assert_eq!(memo.1[39], super::super::table::NO_SLOT);
+        assert_eq!(cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1), Some(first));
+        // f3's entry dropped (an event) and read again: same slot, memo kept.
+        let f3 = root.join("f3.txt");
+        cache.lock().remove(&f3);
+        let again = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1).unwrap();
+        assert!(!again[3] && again.iter().filter(|&&x| x).count() == 37);
+        cache.read(&cands[3], 1 << 20, Encoding::Utf8).unwrap();
+        cache.lock().entries.get_mut(key(&f3)).unwrap().trusted = true;
+        assert_eq!(slots.get().unwrap().0, memo.0);
+        let back = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1).unwrap();
+        assert_eq!(back, by_path);
+        // Everything forgotten: a new generation; the memo is made again.
+        cache.clear();
+        let none = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1).unwrap();
+        assert!(none.iter().all(|&x| !x));
+        assert_ne!(slots.get().unwrap().0, memo.0);
         std::fs::remove_dir_all(&root).unwrap();
     }
 

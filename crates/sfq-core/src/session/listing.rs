@@ -27,8 +27,9 @@ use std::time::SystemTime;
 use rustc_hash::FxHashMap;
 use sfq_walk::discovery::{Entry, EntryKind};
 
+use super::cache::Slots;
 use super::watch::Drained;
-use crate::discovery::DiscoveryProfile;
+use crate::discovery::{Candidate, DiscoveryProfile};
 
 /// A file's size and modification time, as `lstat` gave them (`None`: it
 /// could not be `lstat`ed).
@@ -55,6 +56,11 @@ struct State {
     /// Drains that read events so far.
     epoch: u64,
     kept: Vec<Kept>,
+    /// Candidate lists filtered from kept listings, most recently used
+    /// last.
+    views: Vec<View>,
+    /// Views asked for so far (the clock of `View::used`).
+    view_calls: u64,
     /// Sizes and times `lstat`ed for calls, kept until an event names the
     /// file (by the bytes of the absolute path).
     metas: FxHashMap<Box<[u8]>, Meta>,
@@ -150,6 +156,33 @@ impl Whole {
     }
 }
 
+/// A kept listing filtered for one profile, as candidates: shared by every
+/// call of that profile while the listing is kept.
+#[derive(Debug)]
+struct View {
+    whole: Arc<Whole>,
+    key: String,
+    items: Arc<Vec<Candidate>>,
+    slots: Arc<Slots>,
+    /// Bytes of the candidates.
+    bytes: u64,
+    used: u64,
+}
+
+/// Views kept at once.
+const VIEWS: usize = 16;
+
+/// The key of `profile`'s view of a kept listing: what decides which of
+/// its entries a call lists (`None`: a filter without a key; the call
+/// filters the listing itself).
+pub fn view_key(profile: &DiscoveryProfile) -> Option<String> {
+    let filter = match &profile.filter {
+        Some(f) => f.key()?,
+        None => String::new(),
+    };
+    Some(format!("{:?} hidden {} filter {filter}", profile.prune_names, profile.hidden))
+}
+
 #[derive(Debug)]
 struct Kept {
     root: PathBuf,
@@ -195,6 +228,7 @@ impl Listings {
         if drained.structural || drained.overflow {
             st.seq += 1;
             st.kept.clear();
+            st.views.clear();
             st.metas = FxHashMap::default();
             st.meta_key_bytes = 0;
             return;
@@ -217,6 +251,7 @@ impl Listings {
     pub fn clear(&self) {
         let mut st = self.lock();
         st.kept.clear();
+        st.views.clear();
         st.metas = FxHashMap::default();
         st.meta_key_bytes = 0;
     }
@@ -229,6 +264,7 @@ impl Listings {
 
     fn held(st: &State) -> u64 {
         st.kept.iter().filter_map(|k| k.entries.as_ref()).map(|w| w.bytes()).sum::<u64>()
+            + st.views.iter().map(|v| v.bytes + v.slots.bytes()).sum::<u64>()
             + st.metas.capacity() as u64 * (std::mem::size_of::<(Box<[u8]>, Meta)>() as u64 + 1)
             + st.meta_key_bytes
     }
@@ -265,6 +301,63 @@ impl Listings {
             st.kept.remove(0);
         }
         st.kept.push(Kept { root: root.to_path_buf(), fingerprint, seq: clock.0, entries });
+        // Views of listings no longer kept go with them.
+        let State { kept, views, .. } = &mut *st;
+        views.retain(|v| {
+            kept.iter().any(|k| k.entries.as_ref().is_some_and(|w| Arc::ptr_eq(w, &v.whole)))
+        });
+    }
+
+    /// The candidates `profile` lists from the kept listing `whole`, `key`
+    /// its [`view_key`]: filtered once, then shared by the calls of the same
+    /// key while the listing is kept (within the budget; past it, filtered
+    /// for this call alone), with the cache's memo of their slots.
+    pub fn view(
+        &self,
+        whole: &Arc<Whole>,
+        key: String,
+        profile: &DiscoveryProfile,
+    ) -> (Arc<Vec<Candidate>>, Arc<Slots>) {
+        {
+            let mut st = self.lock();
+            st.view_calls += 1;
+            let now = st.view_calls;
+            if let Some(v) =
+                st.views.iter_mut().find(|v| Arc::ptr_eq(&v.whole, whole) && v.key == key)
+            {
+                v.used = now;
+                return (v.items.clone(), v.slots.clone());
+            }
+        }
+        let entries = self.filter(whole, &DiscoveryProfile { metadata: false, ..profile.clone() });
+        let items = Arc::new(crate::discovery::to_candidates(&whole.root, entries));
+        let slots = Arc::new(Slots::default());
+        let bytes = items
+            .iter()
+            .map(|c| (std::mem::size_of::<Candidate>() + c.rel().len()) as u64 + 4)
+            .sum::<u64>();
+        let held = self.bytes();
+        let mut st = self.lock();
+        let is_kept =
+            st.kept.iter().any(|k| k.entries.as_ref().is_some_and(|w| Arc::ptr_eq(w, whole)));
+        if is_kept && held + bytes <= self.limit {
+            if st.views.len() >= VIEWS
+                && let Some(oldest) =
+                    st.views.iter().enumerate().min_by_key(|(_, v)| v.used).map(|(i, _)| i)
+            {
+                st.views.remove(oldest);
+            }
+            let used = st.view_calls;
+            st.views.push(View {
+                whole: whole.clone(),
+                key,
+                items: items.clone(),
+                slots: slots.clone(),
+                bytes,
+                used,
+            });
+        }
+        (items, slots)
     }
 
     /// Entries held, over every kept listing.
@@ -425,4 +518,67 @@ fn dir_skipped<'p>(
     let skipped = above || f.skip_dir(path);
     memo.insert(path, skipped);
     skipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Source;
+
+    fn profile(hidden: bool) -> DiscoveryProfile {
+        DiscoveryProfile {
+            prune_names: vec!["skip".into()],
+            filter: None,
+            dirs: false,
+            hidden,
+            ignore_files: true,
+            metadata: false,
+            abs_paths: false,
+            threads: 1,
+            recurse_submodules: false,
+            source: Source::Disk,
+        }
+    }
+
+    /// A profile's candidates are filtered once and shared while the
+    /// listing is kept; another profile has its own; a structural change
+    /// drops them with the listing.
+    #[test]
+    fn views_are_shared_until_the_listing_goes() {
+        let root = PathBuf::from("/r");
+        let entry = |p: &str, kind| Entry::new(p.into(), None, kind, true, None);
+        let whole = Arc::new(
+            Whole::new(
+                &root,
+                vec![
+                    entry(".a", EntryKind::File),
+                    entry("b", EntryKind::File),
+                    entry("skip", EntryKind::Dir),
+                    entry("skip/c", EntryKind::File),
+                    entry("src", EntryKind::Dir),
+                    entry("src/d", EntryKind::File),
+                ],
+            )
+            .unwrap(),
+        );
+        let listings = Listings::new(1 << 20);
+        listings.keep(&root, vec![1], listings.clock(), Some(whole.clone()));
+        let (shown, hidden) = (profile(true), profile(false));
+        let key = |p: &DiscoveryProfile| view_key(p).unwrap();
+        let (a, slots) = listings.view(&whole, key(&shown), &shown);
+        let names: Vec<&str> = a.iter().map(Candidate::rel).collect();
+        assert_eq!(names, [".a", "b", "src/d"]);
+        assert_eq!(a[2].abs(), root.join("src/d"));
+        let (again, same_slots) = listings.view(&whole, key(&shown), &shown);
+        assert!(Arc::ptr_eq(&a, &again) && Arc::ptr_eq(&slots, &same_slots));
+        let (b, _) = listings.view(&whole, key(&hidden), &hidden);
+        assert_eq!(b.iter().map(Candidate::rel).collect::<Vec<_>>(), ["b", "src/d"]);
+        assert!(listings.bytes() > whole.bytes());
+        listings.invalidate(&Drained { structural: true, any: true, ..Drained::default() });
+        assert_eq!(listings.bytes(), 0);
+        // Not kept: filtered for the call alone.
+        let (c, _) = listings.view(&whole, key(&shown), &shown);
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(listings.bytes(), 0);
+    }
 }

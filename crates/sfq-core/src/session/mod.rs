@@ -15,6 +15,7 @@
 pub mod cache;
 pub mod grams;
 pub mod listing;
+pub mod table;
 pub mod watch;
 
 pub use cache::ContentCache;
@@ -27,7 +28,7 @@ use std::time::{Duration, SystemTime};
 use sfq_walk::discovery::{Entry, WalkConfig, WalkObserver};
 
 use crate::cancel::Cancel;
-use crate::discovery::{self, DiscoveryProfile, Listed};
+use crate::discovery::{self, Candidates, DiscoveryProfile, Listed};
 use crate::engine::Source;
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::RawOptions;
@@ -132,16 +133,65 @@ impl Store {
         profile: &DiscoveryProfile,
         cancel: &Cancel,
         report_dropped: bool,
-    ) -> Result<Listed<Entry>> {
+    ) -> Result<Listed<Vec<Entry>>> {
+        match self.plan(root, profile, cancel)? {
+            Plan::Walk(observer) => {
+                discovery::walk_listing(root, profile, cancel, report_dropped, observer)
+            }
+            Plan::Whole(whole) => {
+                let mut listed = Listed::of(self.listings.filter(&whole, profile));
+                listed.deferred = deferred(root, profile, report_dropped);
+                if profile.metadata {
+                    self.reserve();
+                }
+                Ok(listed)
+            }
+        }
+    }
+
+    /// The candidates of `root` for `profile` when they come from a kept
+    /// whole listing and the profile's filter has a key: shared with every
+    /// call of the same profile since the listing was kept (see
+    /// [`listing::Listings::view`]); `None` when the call lists them
+    /// otherwise ([`Store::listing`]).
+    pub fn candidates(
+        &self,
+        root: &Path,
+        profile: &DiscoveryProfile,
+        cancel: &Cancel,
+        report_dropped: bool,
+    ) -> Result<Option<Listed<Candidates>>> {
+        let Some(key) = listing::view_key(profile) else { return Ok(None) };
+        let whole = match self.plan(root, profile, cancel)? {
+            Plan::Whole(whole) => whole,
+            Plan::Walk(observer) => {
+                let listed =
+                    discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
+                let Listed { items, unreadable, dropped, not_checked_out, deferred } = listed;
+                let items = Candidates::owned(discovery::to_candidates(root, items));
+                return Ok(Some(Listed { items, unreadable, dropped, not_checked_out, deferred }));
+            }
+        };
+        let (items, slots) = self.listings.view(&whole, key, profile);
+        let mut listed = Listed::of(Candidates::shared(items, slots));
+        listed.deferred = deferred(root, profile, report_dropped);
+        self.reserve();
+        Ok(Some(listed))
+    }
+
+    /// How a call lists `root` for `profile`: from the kept whole listing
+    /// (walked now if none is kept and the profile can use one), or by a
+    /// walk of its own (told to the watch when there is one).
+    fn plan(&self, root: &Path, profile: &DiscoveryProfile, cancel: &Cancel) -> Result<Plan> {
         let Some(watcher) = self.watcher.as_ref().filter(|w| w.healthy()) else {
             self.note(Freshness::StatRevalidation);
-            return discovery::walk_listing(root, profile, cancel, report_dropped, None);
+            return Ok(Plan::Walk(None));
         };
         // Texts are keyed by path: a root reached through a symlink could
         // later name other files by the same paths, unseen by the watch.
         if std::fs::canonicalize(root).ok().as_deref() != Some(root) {
             self.note(Freshness::StatRevalidation);
-            return discovery::walk_listing(root, profile, cancel, report_dropped, None);
+            return Ok(Plan::Walk(None));
         }
         let observer: Arc<dyn WalkObserver> = watcher.clone();
         let filterable = profile.ignore_files
@@ -149,36 +199,24 @@ impl Store {
             && profile.filter.as_ref().is_none_or(|f| !f.forces());
         if !filterable {
             self.note(Freshness::Rebuild);
-            return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
+            return Ok(Plan::Walk(Some(observer)));
         }
         let clock = self.listings.clock();
         let fingerprint = match WalkConfig::builder(root).build() {
             Ok(config) => sfq_walk::discovery::fingerprint(&config),
             Err(_) => {
                 self.note(Freshness::Rebuild);
-                return discovery::walk_listing(root, profile, cancel, report_dropped, None);
+                return Ok(Plan::Walk(None));
             }
         };
-        let deferred = || report_dropped.then(|| Box::new((root.to_path_buf(), profile.on_disk())));
         match self.listings.find(root, &fingerprint) {
             Some(Found::Entries(whole)) if watcher.healthy() => {
                 self.note(Freshness::WatcherDrain);
-                let mut listed = Listed::of(self.listings.filter(&whole, profile));
-                listed.deferred = deferred();
-                if profile.metadata {
-                    self.reserve();
-                }
-                return Ok(listed);
+                return Ok(Plan::Whole(whole));
             }
             Some(Found::Walk) => {
                 self.note(Freshness::Rebuild);
-                return discovery::walk_listing(
-                    root,
-                    profile,
-                    cancel,
-                    report_dropped,
-                    Some(observer),
-                );
+                return Ok(Plan::Walk(Some(observer)));
             }
             _ => {}
         }
@@ -202,25 +240,20 @@ impl Store {
         let filterable = whole.unreadable.is_empty()
             && whole.not_checked_out.files == 0
             && whole.not_checked_out.dirs.is_empty();
-        if !filterable || !watcher.healthy() {
+        let whole =
+            if filterable && watcher.healthy() { Whole::new(root, whole.items) } else { None };
+        let Some(whole) = whole else {
             self.listings.keep(root, fingerprint, clock, None);
             self.reserve();
-            return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
-        }
-        let Some(whole) = Whole::new(root, whole.items) else {
-            self.listings.keep(root, fingerprint, clock, None);
-            self.reserve();
-            return discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer));
+            return Ok(Plan::Walk(Some(observer)));
         };
         let whole = Arc::new(whole);
         // Too large for the budget: used for this call only; later calls
         // walk with their own profile.
         let kept = self.listings.fits(whole.bytes()).then(|| whole.clone());
         self.listings.keep(root, fingerprint, clock, kept);
-        let mut listed = Listed::of(self.listings.filter(&whole, profile));
-        listed.deferred = deferred();
         self.reserve();
-        Ok(listed)
+        Ok(Plan::Whole(whole))
     }
 
     /// Tells the cache what the listings and the watch hold (the rest of
@@ -242,6 +275,24 @@ impl Store {
         self.cache.clear();
         self.listings.clear();
     }
+}
+
+/// How a call lists a folder (see [`Store::plan`]).
+enum Plan {
+    /// Walk, telling the watch (when there is one) of each folder read.
+    Walk(Option<Arc<dyn WalkObserver>>),
+    /// Filter the kept whole listing.
+    Whole(Arc<Whole>),
+}
+
+/// What a listing from memory says of what was dropped: to be walked for
+/// when asked for (see [`Listed::take_dropped`]).
+fn deferred(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    report_dropped: bool,
+) -> Option<Box<(std::path::PathBuf, DiscoveryProfile)>> {
+    report_dropped.then(|| Box::new((root.to_path_buf(), profile.on_disk())))
 }
 
 /// The default `memoryBudgetMB` of a session.

@@ -40,6 +40,13 @@ pub trait PathFilter: Send + Sync {
     fn forces(&self) -> bool {
         false
     }
+    /// A text naming the filter's decisions: two filters with the same key
+    /// skip, keep and force the same paths (so a listing filtered by one
+    /// may stand for the other's). `None` (the default): unknown, never
+    /// taken for another filter.
+    fn key(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Told of every directory a walk is about to use, before it reads the
@@ -83,6 +90,9 @@ impl PathFilter for Prefixed {
     }
     fn forces(&self) -> bool {
         self.inner.forces()
+    }
+    fn key(&self) -> Option<String> {
+        Some(format!("prefixed {:?} {}", self.prefix, self.inner.key()?))
     }
 }
 

@@ -82,4 +82,14 @@ impl PathFilter for GlobFilter {
     fn forces(&self) -> bool {
         self.force.is_some()
     }
+    fn key(&self) -> Option<String> {
+        let set = |s: &Option<GlobSet>| s.as_ref().map(GlobSet::key);
+        Some(format!(
+            "globs include {:?} exclude {:?} force {:?} hidden {}",
+            set(&self.include),
+            set(&self.exclude),
+            set(&self.force),
+            self.hidden_listed
+        ))
+    }
 }

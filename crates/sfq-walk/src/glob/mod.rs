@@ -453,6 +453,16 @@ impl GlobSet {
     pub fn never_matches_hidden(&self) -> bool {
         self.globs.iter().all(Glob::never_matches_hidden)
     }
+
+    /// A text naming the set: its patterns and their options, in order (two
+    /// sets with the same key match the same paths).
+    pub fn key(&self) -> String {
+        let mut out = String::new();
+        for g in &self.globs {
+            out.push_str(&format!("{:?} {} {};", g.pattern, g.opts.dot, g.opts.basename));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,201 @@
+//! A map from paths to entries whose entries sit in numbered slots, so that
+//! a list of paths asked about at every call (a session's shared
+//! candidates) is looked up once and then read by slot number.
+//!
+//! A path keeps its slot while it is in the table, even while it has no
+//! entry (a file whose text was dropped, then read again, goes back to its
+//! slot): slot numbers taken at one [`Table::version`] name the same paths
+//! while the version's first part is the same. Paths without an entry are
+//! forgotten (their slots freed, the first part bumped) only when they
+//! outnumber the entries.
+
+use rustc_hash::FxHashMap;
+
+/// No slot (a path not in the table).
+pub const NO_SLOT: u32 = u32::MAX;
+
+/// Entries by path, in numbered slots.
+#[derive(Debug)]
+pub struct Table<E> {
+    index: FxHashMap<Box<[u8]>, u32>,
+    slots: Vec<Option<E>>,
+    free: Vec<u32>,
+    /// Slots holding an entry.
+    live: usize,
+    /// Bumped when a freed slot may name another path.
+    generation: u64,
+    /// Bumped when a path gets a slot.
+    added: u64,
+}
+
+impl<E> Default for Table<E> {
+    fn default() -> Table<E> {
+        Table {
+            index: FxHashMap::default(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            generation: 0,
+            added: 0,
+        }
+    }
+}
+
+impl<E> Table<E> {
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// `(generation, added)`: slot numbers taken at a version name the same
+    /// paths while the generation is the same; a path may have got a slot
+    /// since when `added` moved.
+    pub fn version(&self) -> (u64, u64) {
+        (self.generation, self.added)
+    }
+
+    /// The slot of `key`, or [`NO_SLOT`].
+    pub fn slot(&self, key: &[u8]) -> u32 {
+        self.index.get(key).copied().unwrap_or(NO_SLOT)
+    }
+
+    /// The entry in `slot`.
+    pub fn at(&self, slot: u32) -> Option<&E> {
+        self.slots.get(slot as usize).and_then(Option::as_ref)
+    }
+
+    /// The entry of `key`.
+    pub fn get(&self, key: &[u8]) -> Option<&E> {
+        self.at(self.slot(key))
+    }
+
+    /// The entry of `key`, to change.
+    pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut E> {
+        let slot = self.slot(key);
+        self.slots.get_mut(slot as usize).and_then(Option::as_mut)
+    }
+
+    /// Takes the entry of `key` out (the path keeps its slot).
+    pub fn remove(&mut self, key: &[u8]) -> Option<E> {
+        let slot = self.slot(key);
+        let old = self.slots.get_mut(slot as usize).and_then(Option::take);
+        if old.is_some() {
+            self.live -= 1;
+            self.compact_if_sparse();
+        }
+        old
+    }
+
+    /// Puts `entry` in the slot of `key` (given one if it has none),
+    /// returning the entry it replaces.
+    pub fn insert(&mut self, key: &[u8], entry: E) -> Option<E> {
+        let slot = match self.index.get(key) {
+            Some(&slot) => slot,
+            None => {
+                let slot = self.free.pop().unwrap_or_else(|| {
+                    self.slots.push(None);
+                    (self.slots.len() - 1) as u32
+                });
+                self.index.insert(key.into(), slot);
+                self.added += 1;
+                slot
+            }
+        };
+        let old = self.slots[slot as usize].replace(entry);
+        if old.is_none() {
+            self.live += 1;
+        }
+        old
+    }
+
+    /// Forgets every path (slot numbers taken before name none).
+    pub fn clear(&mut self) {
+        self.index = FxHashMap::default();
+        self.slots = Vec::new();
+        self.free = Vec::new();
+        self.live = 0;
+        self.generation += 1;
+    }
+
+    /// The entries.
+    pub fn values(&self) -> impl Iterator<Item = &E> {
+        self.slots.iter().flatten()
+    }
+
+    /// The entries, to change.
+    #[cfg(test)]
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut E> {
+        self.slots.iter_mut().flatten()
+    }
+
+    /// Keeps the entries `keep` says to keep (it may change them).
+    pub fn retain(&mut self, mut keep: impl FnMut(&mut E) -> bool) {
+        for slot in &mut self.slots {
+            if let Some(e) = slot
+                && !keep(e)
+            {
+                *slot = None;
+                self.live -= 1;
+            }
+        }
+        self.compact_if_sparse();
+    }
+
+    /// Forgets the paths without an entry when they outnumber the entries.
+    fn compact_if_sparse(&mut self) {
+        let empty = self.index.len() - self.live;
+        if empty <= self.live + 1024 {
+            return;
+        }
+        let slots = &self.slots;
+        let free = &mut self.free;
+        self.index.retain(|_, slot| {
+            let kept = slots[*slot as usize].is_some();
+            if !kept {
+                free.push(*slot);
+            }
+            kept
+        });
+        self.generation += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_name_the_same_paths_until_the_generation_moves() {
+        let mut t = Table::default();
+        assert_eq!(t.insert(b"a", 1), None);
+        assert_eq!(t.insert(b"b", 2), None);
+        let (a, b) = (t.slot(b"a"), t.slot(b"b"));
+        let v = t.version();
+        // Taken out, put back: the same slot, the same version.
+        assert_eq!(t.remove(b"a"), Some(1));
+        assert_eq!(t.get(b"a"), None);
+        assert_eq!(t.insert(b"a", 3), None);
+        assert_eq!((t.slot(b"a"), t.version()), (a, v));
+        assert_eq!(t.insert(b"a", 4), Some(3));
+        assert_eq!((t.at(a), t.at(b), t.len()), (Some(&4), Some(&2), 2));
+        // A new path: `added` moves, the generation does not.
+        t.insert(b"c", 5);
+        assert_eq!(t.version().0, v.0);
+        assert_ne!(t.version().1, v.1);
+        assert_eq!(t.slot(b"zzz"), NO_SLOT);
+        // Many paths emptied: forgotten, slots reused, generation moved.
+        let g = t.version().0;
+        for i in 0..3000u32 {
+            t.insert(&i.to_le_bytes(), 0);
+        }
+        t.retain(|&mut v| v != 0);
+        assert_eq!(t.len(), 3);
+        assert_ne!(t.version().0, g);
+        assert_eq!(t.slot(&7u32.to_le_bytes()), NO_SLOT);
+        assert_eq!((t.get(b"a"), t.get(b"b"), t.get(b"c")), (Some(&4), Some(&2), Some(&5)));
+        let before = t.slots.len();
+        t.insert(b"d", 6);
+        assert_eq!(t.slots.len(), before);
+        assert_eq!(t.values().copied().sum::<i32>(), 17);
+    }
+}
