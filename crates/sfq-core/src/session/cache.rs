@@ -168,7 +168,7 @@ struct Entry {
     /// Its mtime or ctime was within [`RACY_WINDOW`] of its read.
     racy: bool,
     /// The text's trigram filter (UTF-8 texts).
-    grams: Option<Arc<Grams>>,
+    grams: Option<Grams>,
 }
 
 /// What [`ContentCache::stats`] reports.
@@ -396,9 +396,9 @@ impl ContentCache {
                 .filter(|(v, _)| *v == version)
                 .map(|(_, ids)| &ids[start..start + cands.len()]);
             let mut fresh = (ids.is_none() && slots.is_some()).then(Vec::new);
-            let mut count = 0;
             let mut abs = std::path::PathBuf::new();
-            let mask: Vec<bool> = cands
+            // The files whose filters may rule them out.
+            let filters: Vec<Option<&Entry>> = cands
                 .iter()
                 .enumerate()
                 .map(|(j, c)| {
@@ -412,12 +412,31 @@ impl ContentCache {
                             slot
                         }
                     };
-                    let Some(e) = inner.entries.at(slot) else { return false };
-                    let out = c.missing.is_none()
-                        && e.trusted
-                        && e.encoding == encoding
-                        && e.stamp.size <= max_bytes
-                        && e.grams.as_ref().is_some_and(|g| !g.may_match(needles));
+                    inner.entries.at(slot).filter(|e| {
+                        c.missing.is_none()
+                            && e.trusted
+                            && e.encoding == encoding
+                            && e.stamp.size <= max_bytes
+                            && e.grams.is_some()
+                    })
+                })
+                .collect();
+            // Each filter's first probes, with no branch between files (so
+            // that their cache misses overlap), then the whole test where
+            // one of them found its trigram.
+            let first: Vec<bool> = filters
+                .iter()
+                .map(|e| {
+                    e.and_then(|e| e.grams.as_ref()).is_some_and(|g| g.may_match_first(needles))
+                })
+                .collect();
+            let mut count = 0;
+            let mask: Vec<bool> = filters
+                .iter()
+                .zip(first)
+                .map(|(e, first)| {
+                    let Some(e) = e else { return false };
+                    let out = !first || e.grams.as_ref().is_some_and(|g| !g.may_match(needles));
                     if out {
                         e.used.store(calls, Ordering::Relaxed);
                         count += 1;
@@ -617,7 +636,7 @@ impl ContentCache {
         let Kept { text, grams } = kept;
         let grams = grams.or_else(|| match &text {
             Ok(t) => match &**t {
-                FileText::Utf8(s) => Some(Arc::new(Grams::of(s))),
+                FileText::Utf8(s) => Some(Grams::of(s)),
                 FileText::Utf16 { .. } => None,
             },
             Err(_) => None,
@@ -699,7 +718,7 @@ impl ContentCache {
 /// text-less entry of the same file held it, its filter.
 struct Kept {
     text: Result<Arc<FileText>, SkipReason>,
-    grams: Option<Arc<Grams>>,
+    grams: Option<Grams>,
 }
 
 /// The bytes an entry takes besides its key, text and filter: the entry,

@@ -1,5 +1,6 @@
 //! A session's index of its texts: for each text held, the set of its byte
-//! trigrams (ASCII letters folded to lower case) as a one-hash Bloom filter,
+//! trigrams (ASCII letters folded to lower case) as a one-hash Bloom filter
+//! of ten bits per distinct trigram,
 //! and which of the fast path's guarded characters it holds.
 //!
 //! The index only prunes: a pattern's fast path knows literals one of which
@@ -15,22 +16,27 @@ use sfq_fast::Guards;
 
 use crate::matcher::Matcher;
 
-/// One bit per byte of text (at least 512, at most 8 Mi bits): with about
-/// a quarter as many distinct trigrams as bytes in source code, a trigram
-/// absent from the text is reported present about one time in five, and a
-/// literal of eight bytes (six trigrams) about once in ten thousand.
-const MIN_BITS: usize = 512;
-const MAX_BITS: usize = 1 << 23;
+/// Bits per distinct trigram of a text: a trigram absent from the text is
+/// reported present about one time in ten (1 - e^-0.1), whatever the text
+/// (a filter sized by its text's bytes fills up on data with many distinct
+/// trigrams, hex tables say, and then rules out little), a literal of four
+/// bytes (two trigrams) about once in a hundred.
+const BITS_PER_GRAM: usize = 10;
 
-/// The trigram filter of one text.
-#[derive(Debug)]
+/// The trigram filter of one text, in one allocation (a call's index pass
+/// reads one word of it per file: one cache miss, not one per pointer):
+/// the first word says which guards the text trips, the others are the
+/// filter's bits.
+#[derive(Debug, Clone)]
 pub struct Grams {
-    bits: Box<[u64]>,
-    /// `32 - log2(bits)`: a hash's top bits index the filter.
-    shift: u32,
-    /// The guards the text trips (each alone).
-    trips: Guards,
+    words: std::sync::Arc<[u64]>,
 }
+
+/// The header's bits: the guards the text trips (each alone).
+const ASTRAL: u64 = 1;
+const LINE_SEPARATORS: u64 = 2;
+const LONG_S_KELVIN: u64 = 4;
+const CRLF: u64 = 8;
 
 /// Each byte with ASCII letters folded to lower case.
 static FOLD: [u8; 256] = {
@@ -51,61 +57,118 @@ fn key(a: u8, b: u8, c: u8) -> u32 {
         | u32::from(FOLD[usize::from(c)])
 }
 
+thread_local! {
+    /// The trigrams seen so far in the text being indexed: one bit per key
+    /// (2 MiB per thread that indexes), cleared after each text through
+    /// the list of the keys it set.
+    static SEEN: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The distinct trigram keys of `bytes`.
+fn distinct_keys(bytes: &[u8]) -> Vec<u32> {
+    let [a, b, rest @ ..] = bytes else { return Vec::new() };
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if seen.is_empty() {
+            seen.resize(1 << 18, 0);
+        }
+        let mut keys = Vec::new();
+        let mut k = key(0, *a, *b);
+        for &c in rest {
+            k = ((k << 8) | u32::from(FOLD[usize::from(c)])) & 0xFF_FFFF;
+            let (word, bit) = ((k >> 6) as usize, 1u64 << (k & 63));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                keys.push(k);
+            }
+        }
+        // Every bit set is one of these keys': their words are cleared whole.
+        for &k in &keys {
+            seen[(k >> 6) as usize] = 0;
+        }
+        keys
+    })
+}
+
 impl Grams {
     /// The filter of `text`.
     pub fn of(text: &str) -> Grams {
         let bytes = text.as_bytes();
-        let n = bytes.len().clamp(MIN_BITS, MAX_BITS).next_power_of_two();
-        let shift = 32 - n.trailing_zeros();
-        let mut bits = vec![0u64; n / 64].into_boxed_slice();
-        if let [a, b, rest @ ..] = bytes {
-            let mut k = key(0, *a, *b);
-            for &c in rest {
-                k = ((k << 8) | u32::from(FOLD[usize::from(c)])) & 0xFF_FFFF;
-                let h = (k.wrapping_mul(0x9E37_79B1) >> shift) as usize;
-                bits[h / 64] |= 1 << (h % 64);
-            }
+        let keys = distinct_keys(bytes);
+        let n = (keys.len() * BITS_PER_GRAM).div_ceil(64).max(1);
+        let mut words = vec![0u64; n + 1];
+        for k in keys {
+            let h = slot(k, n);
+            words[1 + h / 64] |= 1 << (h % 64);
         }
         let one = |g: Guards| g.trips(bytes);
         // The guarded characters are all outside ASCII.
         let ascii = bytes.is_ascii();
-        let trips = Guards {
-            astral: !ascii && one(Guards { astral: true, ..Guards::default() }),
-            line_separators: !ascii && one(Guards { line_separators: true, ..Guards::default() }),
-            long_s_kelvin: !ascii && one(Guards { long_s_kelvin: true, ..Guards::default() }),
-            crlf: one(Guards { crlf: true, ..Guards::default() }),
-        };
-        Grams { bits, shift, trips }
+        let tripped = [
+            (!ascii && one(Guards { astral: true, ..Guards::default() }), ASTRAL),
+            (!ascii && one(Guards { line_separators: true, ..Guards::default() }), LINE_SEPARATORS),
+            (!ascii && one(Guards { long_s_kelvin: true, ..Guards::default() }), LONG_S_KELVIN),
+            (one(Guards { crlf: true, ..Guards::default() }), CRLF),
+        ];
+        words[0] = tripped.iter().filter(|(t, _)| *t).fold(0, |acc, (_, bit)| acc | bit);
+        Grams { words: words.into() }
     }
 
-    /// Bytes the filter takes.
+    /// Bytes the filter takes (its words and its allocation's counts).
     pub fn bytes(&self) -> u64 {
-        self.bits.len() as u64 * 8 + 16
+        self.words.len() as u64 * 8 + 16
     }
 
     fn has(&self, key: u32) -> bool {
-        let h = (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize;
-        self.bits[h / 64] & (1 << (h % 64)) != 0
+        let bits = &self.words[1..];
+        let h = slot(key, bits.len());
+        bits[h / 64] & (1 << (h % 64)) != 0
     }
 
     /// Whether the text may hold a match of the pattern `needles` stand for
     /// (`false`: it certainly does not).
     pub fn may_match(&self, needles: &Needles) -> bool {
         let g = needles.guards;
-        let tripped = (g.astral && self.trips.astral)
-            || (g.line_separators && self.trips.line_separators)
-            || (g.long_s_kelvin && self.trips.long_s_kelvin)
-            || (g.crlf && self.trips.crlf);
+        let trips = self.words[0];
+        let tripped = (g.astral && trips & ASTRAL != 0)
+            || (g.line_separators && trips & LINE_SEPARATORS != 0)
+            || (g.long_s_kelvin && trips & LONG_S_KELVIN != 0)
+            || (g.crlf && trips & CRLF != 0);
         tripped || needles.literals.iter().any(|keys| keys.iter().all(|&k| self.has(k)))
     }
+
+    /// [`Grams::may_match`]'s first probes alone, without a branch: whether
+    /// the text trips a guard of `needles` or holds the first trigram of one
+    /// of their literals (`false`: it certainly holds no match).
+    pub fn may_match_first(&self, needles: &Needles) -> bool {
+        let mut found = self.words[0] & needles.guard_bits != 0;
+        for keys in &needles.literals {
+            found |= self.has(keys[0]);
+        }
+        found
+    }
+
+    #[cfg(test)]
+    fn trips(&self, bit: u64) -> bool {
+        self.words[0] & bit != 0
+    }
+}
+
+/// The bit of a filter of `words` words that stands for `key`: its hash
+/// scaled to the filter's size (multiply and shift, no power of two needed).
+fn slot(key: u32, words: usize) -> usize {
+    ((u64::from(key.wrapping_mul(0x9E37_79B1)) * (words as u64 * 64)) >> 32) as usize
 }
 
 /// What a pattern requires of a text, as trigram keys: one of the literals
 /// (each its trigrams' keys), unless the text trips one of the guards.
 #[derive(Debug, Clone)]
 pub struct Needles {
+    /// Each literal's keys (never empty).
     literals: Vec<Vec<u32>>,
     guards: Guards,
+    /// The guards as the header bits of a filter.
+    guard_bits: u64,
 }
 
 impl Needles {
@@ -117,7 +180,18 @@ impl Needles {
         if literals.is_empty() || literals.iter().any(Vec::is_empty) {
             return None;
         }
-        Some(Needles { literals, guards })
+        Some(Needles::new(literals, guards))
+    }
+
+    fn new(literals: Vec<Vec<u32>>, guards: Guards) -> Needles {
+        let bits = [
+            (guards.astral, ASTRAL),
+            (guards.line_separators, LINE_SEPARATORS),
+            (guards.long_s_kelvin, LONG_S_KELVIN),
+            (guards.crlf, CRLF),
+        ];
+        let guard_bits = bits.iter().filter(|(g, _)| *g).fold(0, |acc, (_, bit)| acc | bit);
+        Needles { literals, guards, guard_bits }
     }
 }
 
@@ -161,20 +235,59 @@ mod tests {
             let upper: Vec<u8> = w.iter().map(u8::to_ascii_uppercase).collect();
             assert!(g.has(key(upper[0], upper[1], upper[2])));
         }
-        assert!(g.trips.astral && g.trips.crlf && !g.trips.line_separators);
-        assert!(!Grams::of("ab").trips.crlf);
+        assert!(g.trips(ASTRAL) && g.trips(CRLF) && !g.trips(LINE_SEPARATORS));
+        assert!(!Grams::of("ab").trips(CRLF));
+    }
+
+    /// Sized by its distinct trigrams, a filter rules out about nine absent
+    /// trigrams in ten, on prose and on data with many distinct trigrams
+    /// alike; an empty text holds none.
+    #[test]
+    fn a_filter_rules_out_most_absent_trigrams_whatever_the_text() {
+        let mut x = 0x2545_f491_u32;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let hex: String = (0..20_000).map(|_| format!("{:02x},", rand() & 0xff)).collect();
+        let prose = "the quick brown fox jumps over the lazy dog; ".repeat(500);
+        for text in [hex.as_str(), prose.as_str()] {
+            let g = Grams::of(text);
+            let present: std::collections::HashSet<u32> =
+                text.as_bytes().windows(3).map(|w| key(w[0], w[1], w[2])).collect();
+            let absent: Vec<u32> =
+                (0..20_000).map(|_| rand() & 0xFF_FFFF).filter(|k| !present.contains(k)).collect();
+            let reported = absent.iter().filter(|&&k| g.has(k)).count();
+            assert!(reported * 100 < absent.len() * 13, "{reported} of {}", absent.len());
+            assert!(present.iter().all(|&k| g.has(k)));
+        }
+        let n = needles("abc", "").unwrap();
+        assert!(!Grams::of("").may_match(&n) && !Grams::of("ab").may_match(&n));
+        // The thread's table of seen keys is left clear.
+        assert_eq!(distinct_keys(b"abcabc").len(), 3);
+        assert_eq!(distinct_keys(b"abcabc").len(), 3);
     }
 
     #[test]
     fn a_text_tripping_a_guard_is_never_pruned() {
-        let n = Needles {
-            literals: vec![vec![key(b'a', b'b', b'c')]],
-            guards: Guards { astral: true, crlf: true, ..Guards::default() },
-        };
+        let n = Needles::new(
+            vec![vec![key(b'a', b'b', b'c')]],
+            Guards { astral: true, crlf: true, ..Guards::default() },
+        );
         assert!(!Grams::of("xyz").may_match(&n));
         assert!(Grams::of("xyz \u{1F600}").may_match(&n));
         assert!(Grams::of("x\r\ny").may_match(&n));
         assert!(!Grams::of("x\ny\u{2028}").may_match(&n));
         assert!(Grams::of("ABC").may_match(&n));
+        // The first probes alone never rule out what the whole test keeps.
+        let n = needles("TODO|FIXME|Error", "i").unwrap();
+        for text in
+            ["", "todo", "fix", "fixme", "xx error", "Error", "\u{1F600}", "a\r\nb", "nothing"]
+        {
+            let g = Grams::of(text);
+            assert!(!g.may_match(&n) || g.may_match_first(&n), "{text:?}");
+        }
     }
 }
