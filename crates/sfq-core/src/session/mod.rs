@@ -15,6 +15,7 @@
 pub mod cache;
 pub mod grams;
 pub mod listing;
+pub mod slices;
 pub mod table;
 pub mod watch;
 

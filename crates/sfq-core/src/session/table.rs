@@ -123,7 +123,6 @@ impl<E> Table<E> {
     }
 
     /// The entries, to change.
-    #[cfg(test)]
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut E> {
         self.slots.iter_mut().flatten()
     }

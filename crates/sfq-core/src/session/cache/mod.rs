@@ -37,15 +37,18 @@
 //! from the texts used longest ago; a call never drops a text to keep
 //! another text of the same scan, so a tree larger than the budget keeps a
 //! stable part in memory instead of cycling through it (an LRU cache under
-//! repeated full scans holds nothing useful). The cache only saves reads:
-//! the matcher searches every text, so an answer is the cold call's.
+//! repeated full scans holds nothing useful). The filters' blocks count
+//! whole (a block's free columns too: see [`super::slices`]). The cache
+//! only saves reads: the matcher searches every text, so an answer is the
+//! cold call's.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
-use super::grams::{Grams, Needles};
+use super::grams::{Needles, Trigrams};
+use super::slices::{Filter, Slices};
 use super::table::Table;
 use super::watch::{Drained, Watcher};
 use crate::discovery::Candidate;
@@ -57,67 +60,6 @@ use crate::text::Encoding;
 /// milliseconds on Linux, a second or two on some file systems), so a write
 /// within the same tick as the read leaves the same stamp.
 pub const RACY_WINDOW: Duration = Duration::from_secs(2);
-
-/// What identifies a file's contents without reading them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    mode: u32,
-    size: u64,
-    mtime_ns: i128,
-    ctime_ns: i128,
-    nlink: u64,
-}
-
-impl Stamp {
-    /// The stamp of the file at `path` (not following a symlink), when it
-    /// is a regular file.
-    fn of(path: &Path) -> Option<Stamp> {
-        let meta = std::fs::symlink_metadata(path).ok()?;
-        if !meta.file_type().is_file() {
-            return None;
-        }
-        Some(Stamp::from_metadata(path, &meta))
-    }
-
-    #[cfg(unix)]
-    fn from_metadata(_path: &Path, meta: &std::fs::Metadata) -> Stamp {
-        use std::os::unix::fs::MetadataExt;
-        Stamp {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            mode: meta.mode(),
-            size: meta.size(),
-            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
-            ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
-            nlink: meta.nlink(),
-        }
-    }
-
-    #[cfg(not(unix))]
-    fn from_metadata(path: &Path, meta: &std::fs::Metadata) -> Stamp {
-        let ns = |t: std::io::Result<SystemTime>| {
-            t.ok()
-                .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos() as i128)
-        };
-        // Windows: the volume, file index and NTFS change time asked of a
-        // handle (a same-size write with its old mtime put back moves the
-        // change time).
-        let id = sfq_walk::identity::of(path, meta);
-        Stamp {
-            dev: id.dev,
-            ino: id.ino,
-            mode: u32::from(meta.permissions().readonly()),
-            size: meta.len(),
-            mtime_ns: ns(meta.modified()),
-            ctime_ns: id.ctime_ns,
-            // Unknown here: never trusted without a stat.
-            nlink: 2,
-        }
-    }
-}
 
 /// Where a session's cache keeps the files of a shared candidate list (see
 /// [`crate::discovery::Candidates`]): each one's slot in its table, taken
@@ -168,7 +110,7 @@ struct Entry {
     /// Its mtime or ctime was within [`RACY_WINDOW`] of its read.
     racy: bool,
     /// The text's trigram filter (UTF-8 texts).
-    grams: Option<Grams>,
+    grams: Option<Filter>,
 }
 
 /// What [`ContentCache::stats`] reports.
@@ -231,6 +173,8 @@ struct Inner {
     epoch: u64,
     /// Bytes of the trigram filters held (counted in `bytes` too).
     index_bytes: u64,
+    /// The filters, bit-sliced.
+    slices: Slices,
 }
 
 impl std::fmt::Debug for ContentCache {
@@ -266,7 +210,7 @@ impl ContentCache {
         self.reserved.store(bytes, Ordering::Relaxed);
         let limit = self.limit();
         let mut inner = self.lock();
-        if inner.bytes > limit {
+        if inner.held() > limit {
             inner.shrink_to(limit);
         }
     }
@@ -320,7 +264,10 @@ impl ContentCache {
 
     /// Marks the start of a call: its counters start from zero.
     pub fn begin_call(&self) {
-        self.lock().calls += 1;
+        let mut inner = self.lock();
+        inner.calls += 1;
+        inner.compact_slices();
+        drop(inner);
         self.read.store(0, Ordering::Relaxed);
         self.reused.store(0, Ordering::Relaxed);
         self.pruned.store(0, Ordering::Relaxed);
@@ -332,11 +279,11 @@ impl ContentCache {
         CacheStats {
             files: inner.entries.len() as u64,
             content_bytes: inner.text_bytes,
-            held_bytes: inner.bytes,
+            held_bytes: inner.held(),
             files_read: self.read.load(Ordering::Relaxed),
             files_reused: self.reused.load(Ordering::Relaxed),
             trusted: inner.entries.values().filter(|e| e.trusted).count() as u64,
-            index_bytes: inner.index_bytes,
+            index_bytes: inner.index_bytes + inner.slices.slack(),
             files_pruned: self.pruned.load(Ordering::Relaxed),
         }
     }
@@ -345,6 +292,7 @@ impl ContentCache {
     pub fn clear(&self) {
         let mut inner = self.lock();
         inner.entries.clear();
+        inner.slices = Slices::default();
         inner.bytes = 0;
         inner.text_bytes = 0;
         inner.index_bytes = 0;
@@ -387,18 +335,22 @@ impl ContentCache {
         threads: usize,
     ) -> Option<Vec<bool>> {
         let memo = slots.and_then(Slots::get).filter(|(_, ids)| ids.len() == candidates.len());
+        // One read lock for the whole pass: the filters' places and the
+        // blocks read are those of one moment.
+        let inner = self.read_lock();
+        let calls = inner.calls;
+        let version = inner.entries.version();
+        // Which files of each block may match: one word per 64 files.
+        let matching = inner.slices.matching(needles);
         let part = |start: usize, cands: &[Candidate]| {
-            let inner = self.read_lock();
-            let calls = inner.calls;
-            let version = inner.entries.version();
             let ids = memo
                 .as_ref()
                 .filter(|(v, _)| *v == version)
                 .map(|(_, ids)| &ids[start..start + cands.len()]);
             let mut fresh = (ids.is_none() && slots.is_some()).then(Vec::new);
             let mut abs = std::path::PathBuf::new();
-            // The files whose filters may rule them out.
-            let filters: Vec<Option<&Entry>> = cands
+            let mut count = 0;
+            let mask: Vec<bool> = cands
                 .iter()
                 .enumerate()
                 .map(|(j, c)| {
@@ -412,31 +364,12 @@ impl ContentCache {
                             slot
                         }
                     };
-                    inner.entries.at(slot).filter(|e| {
-                        c.missing.is_none()
-                            && e.trusted
-                            && e.encoding == encoding
-                            && e.stamp.size <= max_bytes
-                            && e.grams.is_some()
-                    })
-                })
-                .collect();
-            // Each filter's first probes, with no branch between files (so
-            // that their cache misses overlap), then the whole test where
-            // one of them found its trigram.
-            let first: Vec<bool> = filters
-                .iter()
-                .map(|e| {
-                    e.and_then(|e| e.grams.as_ref()).is_some_and(|g| g.may_match_first(needles))
-                })
-                .collect();
-            let mut count = 0;
-            let mask: Vec<bool> = filters
-                .iter()
-                .zip(first)
-                .map(|(e, first)| {
-                    let Some(e) = e else { return false };
-                    let out = !first || e.grams.as_ref().is_some_and(|g| !g.may_match(needles));
+                    let Some(e) = inner.entries.at(slot) else { return false };
+                    let out = c.missing.is_none()
+                        && e.trusted
+                        && e.encoding == encoding
+                        && e.stamp.size <= max_bytes
+                        && e.grams.as_ref().is_some_and(|g| !matching.may(g));
                     if out {
                         e.used.store(calls, Ordering::Relaxed);
                         count += 1;
@@ -444,17 +377,17 @@ impl ContentCache {
                     out
                 })
                 .collect();
-            drop(inner);
             self.pruned.fetch_add(count, Ordering::Relaxed);
             (mask, fresh.map(|f| (version, f)))
         };
-        // Each file is a few cache misses (its entry, its filter; the key
-        // too without slots): worth threads from a few thousand on.
+        // Each file is a cache miss or two (its entry; its key too without
+        // slots): worth threads from a few thousand on.
         let parts = threads.clamp(1, 8).min(candidates.len() / 4096 + 1);
         let size = candidates.len().div_ceil(parts).max(1);
         let results: Vec<(Vec<bool>, Option<Looked>)> = if parts <= 1 {
             vec![part(0, candidates)]
         } else {
+            let part = &part;
             std::thread::scope(|s| {
                 let handles: Vec<_> = candidates
                     .chunks(size)
@@ -469,6 +402,7 @@ impl ContentCache {
                     .collect()
             })
         };
+        drop(inner);
         let mut mask = Vec::with_capacity(candidates.len());
         let mut ids = Vec::new();
         let mut versions = Vec::new();
@@ -529,7 +463,7 @@ impl ContentCache {
             {
                 e.used.store(calls, Ordering::Relaxed);
                 if let (Some(n), Some(g)) = (needles, &e.grams)
-                    && !g.may_match(n)
+                    && !inner.slices.may_match(g, n)
                 {
                     drop(inner);
                     self.pruned.fetch_add(1, Ordering::Relaxed);
@@ -558,7 +492,8 @@ impl ContentCache {
         // it was made of (not a racy read: the same stamp proves it).
         let mut kept_grams = None;
         {
-            let mut inner = self.lock();
+            let mut guard = self.lock();
+            let inner = &mut *guard;
             let calls = inner.calls;
             let same_epoch = inner.epoch == epoch;
             if let Some(e) = inner.entries.get_mut(key(abs))
@@ -570,15 +505,15 @@ impl ContentCache {
                 // The same stamp proves the filter is the file's (as it
                 // proves the text is): ruled out without a read.
                 if let (Some(n), Some(g)) = (needles, &e.grams)
-                    && !g.may_match(n)
+                    && !inner.slices.may_match(g, n)
                 {
-                    drop(inner);
+                    drop(guard);
                     self.pruned.fetch_add(1, Ordering::Relaxed);
                     return Ok(None);
                 }
                 match e.text.clone() {
                     Some(text) => {
-                        drop(inner);
+                        drop(guard);
                         self.reused.fetch_add(1, Ordering::Relaxed);
                         return text.map(|t| Some((t, stamp.size)));
                     }
@@ -634,14 +569,19 @@ impl ContentCache {
             return;
         }
         let Kept { text, grams } = kept;
-        let grams = grams.or_else(|| match &text {
-            Ok(t) => match &**t {
-                FileText::Utf8(s) => Some(Grams::of(s)),
+        // A new filter's trigrams are found without the lock.
+        let trigrams = match (&grams, &text) {
+            (None, Ok(t)) => match &**t {
+                FileText::Utf8(s) => Some(Trigrams::of(s)),
                 FileText::Utf16 { .. } => None,
             },
-            Err(_) => None,
-        });
-        let index_bytes = grams.as_ref().map_or(0, |g| g.bytes());
+            _ => None,
+        };
+        let index_bytes = grams
+            .as_ref()
+            .map(Filter::bytes)
+            .or_else(|| trigrams.as_ref().map(Trigrams::filter_bytes))
+            .unwrap_or(0);
         let text_bytes = match &text {
             Ok(t) => text_bytes(t),
             Err(_) => 0,
@@ -656,12 +596,18 @@ impl ContentCache {
         inner.remove(abs);
         // The text and its filter; else the filter alone; else nothing.
         let whole = inner.room(lean + text_bytes, limit, Room::Stale);
+        let filtered = grams.is_some() || trigrams.is_some();
         let text = if whole {
             Some(text)
-        } else if grams.is_some() && inner.room(lean, limit, Room::Texts) {
+        } else if filtered && inner.room(lean, limit, Room::Texts) {
             None
         } else {
             return;
+        };
+        // (A filter kept from a store since cleared is not this store's.)
+        let grams = match grams {
+            Some(f) => inner.slices.adopt(f),
+            None => trigrams.map(|t| inner.slices.insert(&t)),
         };
         let text_bytes = if text.is_some() { text_bytes } else { 0 };
         let bytes = lean + text_bytes;
@@ -718,7 +664,7 @@ impl ContentCache {
 /// text-less entry of the same file held it, its filter.
 struct Kept {
     text: Result<Arc<FileText>, SkipReason>,
-    grams: Option<Grams>,
+    grams: Option<Filter>,
 }
 
 /// The bytes an entry takes besides its key, text and filter: the entry,
@@ -727,147 +673,11 @@ const ENTRY_BYTES: u64 = (std::mem::size_of::<Entry>()
     + std::mem::size_of::<Box<[u8]>>()
     + 8
     + 2 * 16
-    + std::mem::size_of::<FileText>()
-    + std::mem::size_of::<Grams>()) as u64;
-
-/// What room may be made by dropping.
-#[derive(Clone, Copy)]
-enum Room {
-    /// Whole entries no call used in the last two calls.
-    Stale = 0,
-    /// Besides those, texts (their filters stay), least recently used first.
-    Texts = 1,
-}
+    + std::mem::size_of::<FileText>()) as u64;
 
 /// The key of `path` in [`Inner::entries`].
 fn key(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
-}
-
-impl Inner {
-    /// Forgets the entry of `path`.
-    fn remove(&mut self, path: &Path) {
-        self.remove_key(key(path));
-    }
-
-    fn remove_key(&mut self, key: &[u8]) {
-        if let Some(old) = self.entries.remove(key) {
-            self.forget(&old);
-        }
-    }
-
-    /// Holds `entry` for `path` (whose entry was removed), its bytes counted.
-    fn add(&mut self, path: &Path, entry: Entry) {
-        self.bytes += entry.bytes;
-        self.text_bytes += entry.text_bytes;
-        self.index_bytes += entry.grams.as_ref().map_or(0, |g| g.bytes());
-        self.entries.insert(key(path), entry);
-    }
-
-    /// Takes a removed entry's bytes off the counts.
-    fn forget(&mut self, old: &Entry) {
-        self.bytes -= old.bytes;
-        self.text_bytes -= old.text_bytes;
-        self.index_bytes -= old.grams.as_ref().map_or(0, |g| g.bytes());
-    }
-
-    /// Whether `need` more bytes fit within `limit`, after dropping what
-    /// `kind` allows (to a little below, so that a scan does not make room
-    /// one file at a time).
-    fn room(&mut self, need: u64, limit: u64, kind: Room) -> bool {
-        if self.bytes + need <= limit {
-            return true;
-        }
-        if need > limit {
-            return false;
-        }
-        let target = (limit - need).saturating_sub(limit / 16);
-        for k in [Room::Stale, Room::Texts] {
-            if self.bytes + need <= limit || k as u8 > kind as u8 {
-                break;
-            }
-            if self.barren[k as usize] == self.calls {
-                continue;
-            }
-            let before = self.bytes;
-            match k {
-                Room::Stale => {
-                    let calls = self.calls;
-                    self.drop_oldest(target, |e| e.used.load(Ordering::Relaxed) + 1 < calls, false);
-                }
-                Room::Texts => self.drop_oldest(target, |e| e.text_bytes > 0, true),
-            }
-            if self.bytes == before {
-                self.barren[k as usize] = self.calls;
-            }
-        }
-        self.bytes + need <= limit
-    }
-
-    /// Drops everything past `limit`: texts first, then whole entries,
-    /// least recently used first.
-    fn shrink_to(&mut self, limit: u64) {
-        self.drop_oldest(limit, |e| e.text_bytes > 0, true);
-        self.drop_oldest(limit, |_| true, false);
-    }
-
-    /// Until at most `target` bytes are held: of the entries `which`
-    /// selects, least recently used first, drops the texts (`texts_only`:
-    /// an entry without a filter goes whole) or the whole entries. Two
-    /// passes over the table, no copy of its keys.
-    fn drop_oldest(&mut self, target: u64, which: impl Fn(&Entry) -> bool, texts_only: bool) {
-        if self.bytes <= target {
-            return;
-        }
-        let freed =
-            |e: &Entry| if texts_only && e.grams.is_some() { e.text_bytes } else { e.bytes };
-        // Bytes each age would free, oldest first: the age below which
-        // everything goes, and how much more goes at that age.
-        let mut by_age = std::collections::BTreeMap::<u64, u64>::new();
-        for e in self.entries.values().filter(|e| which(e)) {
-            *by_age.entry(e.used.load(Ordering::Relaxed)).or_default() += freed(e);
-        }
-        let mut excess = self.bytes - target;
-        // Everything older than the cutoff goes; at the cutoff age, only
-        // `at_cutoff` more bytes.
-        let (mut cutoff, mut at_cutoff) = (u64::MAX, 0);
-        for (&age, &bytes) in &by_age {
-            if bytes >= excess {
-                (cutoff, at_cutoff) = (age, excess);
-                break;
-            }
-            excess -= bytes;
-        }
-        let (mut bytes, mut text_total, mut index) = (0u64, 0u64, 0u64);
-        self.entries.retain(|e| {
-            let age = e.used.load(Ordering::Relaxed);
-            let goes = which(e)
-                && (age < cutoff
-                    || (age == cutoff && at_cutoff > 0 && {
-                        at_cutoff = at_cutoff.saturating_sub(freed(e));
-                        true
-                    }));
-            if !goes {
-                return true;
-            }
-            if texts_only && e.grams.is_some() {
-                bytes += e.text_bytes;
-                text_total += e.text_bytes;
-                e.bytes -= e.text_bytes;
-                e.text_bytes = 0;
-                e.text = None;
-                true
-            } else {
-                bytes += e.bytes;
-                text_total += e.text_bytes;
-                index += e.grams.as_ref().map_or(0, |g| g.bytes());
-                false
-            }
-        });
-        self.bytes -= bytes;
-        self.text_bytes -= text_total;
-        self.index_bytes -= index;
-    }
 }
 
 /// The memory a text holds.
@@ -878,297 +688,10 @@ fn text_bytes(text: &FileText) -> u64 {
     }
 }
 
+mod budget;
+mod stamp;
 #[cfg(test)]
-mod tests {
-    use super::*;
+mod tests;
 
-    fn cand(root: &Path, rel: &str) -> Candidate {
-        Candidate::named(rel.to_string(), root.join(rel), true)
-    }
-
-    fn age(path: &Path, secs_ago: u64) {
-        let t = SystemTime::now() - Duration::from_secs(secs_ago);
-        std::fs::File::options().write(true).open(path).unwrap().set_modified(t).unwrap();
-    }
-
-    fn text(r: Result<(Arc<FileText>, u64), SkipReason>) -> String {
-        match &*r.unwrap().0 {
-            FileText::Utf8(s) => s.clone(),
-            FileText::Utf16 { .. } => panic!("utf16"),
-        }
-    }
-
-    /// A text is reused while the stamp holds, read again when it changes
-    /// (a same-size write whose mtime is set back is told by its ctime),
-    /// and never kept from a racy read.
-    #[test]
-    fn texts_are_reused_only_while_the_stamp_holds() {
-        let dir = std::env::temp_dir().join(format!("sfq-session-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let root = std::fs::canonicalize(&dir).unwrap();
-        let f = root.join("a.txt");
-        std::fs::write(&f, "one\n").unwrap();
-        let cache = ContentCache::new(root.clone(), 1 << 20, None);
-        let c = cand(&root, "a.txt");
-        // Just written: racy, read each time.
-        cache.begin_call();
-        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "one\n");
-        assert_eq!(cache.stats().files, 0);
-        age(&f, 10);
-        // ctime is still recent: racy until it ages too.
-        cache.begin_call();
-        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "one\n");
-        assert_eq!(cache.stats().files, 0);
-        std::thread::sleep(RACY_WINDOW + Duration::from_millis(100));
-        cache.begin_call();
-        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "one\n");
-        assert_eq!(
-            cache.stats(),
-            CacheStats {
-                files: 1,
-                content_bytes: 4,
-                held_bytes: cache.stats().held_bytes,
-                files_read: 1,
-                files_reused: 0,
-                trusted: 0,
-                index_bytes: cache.stats().index_bytes,
-                files_pruned: 0,
-            }
-        );
-        cache.begin_call();
-        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "one\n");
-        assert_eq!(cache.stats().files_reused, 1);
-        // A same-size write with the old mtime put back: the ctime tells.
-        let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
-        std::fs::write(&f, "two\n").unwrap();
-        std::fs::File::options().write(true).open(&f).unwrap().set_modified(mtime).unwrap();
-        cache.begin_call();
-        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "two\n");
-        // Another encoding is another read.
-        cache.begin_call();
-        let latin = cache.read(&c, 1 << 20, Encoding::Latin1);
-        assert!(latin.is_ok());
-        assert_eq!(cache.stats().files_read, 1);
-        // Over the cap: the cold reader's skip.
-        assert!(matches!(
-            cache.read(&c, 2, Encoding::Utf8),
-            Err(SkipReason::MaxFileSizeExceeded(4))
-        ));
-        // Trusted (as under a watch), it is skipped for its size unread.
-        for e in cache.lock().entries.values_mut() {
-            e.trusted = true;
-        }
-        cache.begin_call();
-        assert!(matches!(
-            cache.read(&c, 2, Encoding::Utf8),
-            Err(SkipReason::MaxFileSizeExceeded(4))
-        ));
-        assert_eq!((cache.stats().files_read, cache.stats().files_reused), (0, 1));
-        // Under a larger cap it is read again.
-        assert_eq!(text(cache.read(&c, 1 << 20, Encoding::Utf8)), "two\n");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    fn tree(name: &str, files: usize, size: usize) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("sfq-session-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let root = std::fs::canonicalize(&dir).unwrap();
-        for i in 0..files {
-            let word = format!("word{i:04} ");
-            std::fs::write(root.join(format!("f{i}.txt")), word.repeat(size / word.len())).unwrap();
-        }
-        std::thread::sleep(RACY_WINDOW + Duration::from_millis(100));
-        root
-    }
-
-    /// The bytes a cache holds for `c` alone.
-    fn held_by_one(root: &Path, c: &Candidate) -> u64 {
-        let probe = ContentCache::new(root.to_path_buf(), 1 << 20, None);
-        probe.begin_call();
-        probe.read(c, 1 << 20, Encoding::Utf8).unwrap();
-        probe.stats().held_bytes
-    }
-
-    fn needles(pattern: &str) -> Needles {
-        let units: Vec<u16> = pattern.encode_utf16().collect();
-        let m = crate::matcher::Matcher::new(&units, "", crate::matcher::Mode::Lines).unwrap();
-        Needles::of(&m).unwrap()
-    }
-
-    /// Past the budget, texts are dropped before filters: a file whose
-    /// text went is still ruled out by its filter, and read again (its
-    /// filter kept, not rebuilt) when it may match.
-    #[test]
-    fn past_the_budget_filters_outlive_texts() {
-        let root = tree("lean", 20, 4000);
-        let cands: Vec<Candidate> = (0..20).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
-        // Room for every filter and about five texts.
-        let one = held_by_one(&root, &cands[0]);
-        let budget = 20 * (one - 4000) + 5 * 4000 + 2000;
-        let cache = ContentCache::new(root.clone(), budget, None);
-        cache.begin_call();
-        for c in &cands {
-            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
-            assert!(cache.stats().held_bytes <= budget);
-        }
-        let s = cache.stats();
-        // Every file is known (by its filter at least); some texts are held.
-        assert_eq!(s.files, 20);
-        let len = 4000 / 9 * 9;
-        assert!(s.content_bytes >= len && s.content_bytes < 20 * len, "{s:?}");
-        // Not watched, so not trusted: no pruning without a stat; the texts
-        // held are reused after one.
-        cache.begin_call();
-        for c in &cands {
-            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
-        }
-        let again = cache.stats();
-        assert_eq!(again.files_reused + again.files_read, 20);
-        assert_eq!(again.files_reused, s.content_bytes / len, "{again:?}");
-        // The same part is held at every scan (no cycling through the tree).
-        cache.begin_call();
-        for c in &cands {
-            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
-        }
-        assert_eq!(cache.stats().files_reused, again.files_reused);
-        assert_eq!(cache.stats().content_bytes, again.content_bytes);
-        // Untrusted (no watch), a file whose stamp holds is ruled out by
-        // its filter after a stat, unread, text or not.
-        cache.begin_call();
-        let n = needles("word9999");
-        for c in &cands {
-            assert!(cache.read_unless(c, 1 << 20, Encoding::Utf8, Some(&n)).unwrap().is_none());
-        }
-        assert_eq!((cache.stats().files_pruned, cache.stats().files_read), (20, 0));
-        // Trusted (as under a watch), a text-less entry is pruned unread.
-        for e in cache.lock().entries.values_mut() {
-            e.trusted = true;
-        }
-        cache.begin_call();
-        let n = needles("word9999");
-        for c in &cands {
-            assert!(cache.read_unless(c, 1 << 20, Encoding::Utf8, Some(&n)).unwrap().is_none());
-        }
-        assert_eq!(cache.stats().files_pruned, 20);
-        assert_eq!(cache.stats().files_read, 0);
-        // One that may match is read (its text-less entry's filter kept).
-        let n = needles("word0019");
-        cache.begin_call();
-        let found = cache.read_unless(&cands[19], 1 << 20, Encoding::Utf8, Some(&n)).unwrap();
-        assert!(found.is_some());
-        std::fs::remove_dir_all(&root).unwrap();
-    }
-
-    /// The index pass on several threads marks what it marks on one.
-    #[test]
-    fn the_index_pass_on_threads_is_the_one_thread_pass() {
-        let root = tree("threads", 9000, 20);
-        let cands: Vec<Candidate> = (0..9000).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
-        let cache = ContentCache::new(root.clone(), 1 << 30, None);
-        cache.begin_call();
-        for c in &cands {
-            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
-        }
-        for e in cache.lock().entries.values_mut() {
-            e.trusted = true;
-        }
-        // "word1234" is in f1234.txt only.
-        let n = needles("word1234");
-        cache.begin_call();
-        let one = cache.pruned(&cands, None, 1 << 20, Encoding::Utf8, &n, 1).unwrap();
-        assert_eq!(cache.stats().files_pruned, 8999);
-        cache.begin_call();
-        let two = cache.pruned(&cands, None, 1 << 20, Encoding::Utf8, &n, 2).unwrap();
-        assert_eq!(cache.stats().files_pruned, 8999);
-        assert_eq!(one, two);
-        assert!(!one[1234] && one.iter().filter(|&&x| x).count() == 8999);
-        std::fs::remove_dir_all(&root).unwrap();
-    }
-
-    /// With a shared list's slots, the index pass marks what it marks by
-    /// path: when the memo is first made, when it is used, after a file's
-    /// entry went and came back (same slot), and after the table forgot
-    /// paths (another generation: looked up again).
-    #[test]
-    fn the_slot_memo_marks_what_lookups_by_path_mark() {
-        let root = tree("slots", 40, 20);
-        let cands: Vec<Candidate> = (0..40).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
-        let cache = ContentCache::new(root.clone(), 1 << 30, None);
-        cache.begin_call();
-        // f39 is never read: no slot, never pruned.
-        for c in &cands[..39] {
-            cache.read(c, 1 << 20, Encoding::Utf8).unwrap();
-        }
-        for e in cache.lock().entries.values_mut() {
-            e.trusted = true;
-        }
-        let n = needles("word0007");
-        let by_path = cache.pruned(&cands, None, 1 << 20, Encoding::Utf8, &n, 1).unwrap();
-        assert_eq!(by_path.iter().filter(|&&x| x).count(), 38);
-        assert!(!by_path[7] && !by_path[39]);
-        let slots = Slots::default();
-        let first = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 2).unwrap();
-        assert_eq!(first, by_path);
-        let memo = slots.get().unwrap();
-        assert_eq!(memo.1.len(), 40);
-        assert_eq!(memo.1[39], super::super::table::NO_SLOT);
-        assert_eq!(cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1), Some(first));
-        // f3's entry dropped (an event) and read again: same slot, memo kept.
-        let f3 = root.join("f3.txt");
-        cache.lock().remove(&f3);
-        let again = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1).unwrap();
-        assert!(!again[3] && again.iter().filter(|&&x| x).count() == 37);
-        cache.read(&cands[3], 1 << 20, Encoding::Utf8).unwrap();
-        cache.lock().entries.get_mut(key(&f3)).unwrap().trusted = true;
-        assert_eq!(slots.get().unwrap().0, memo.0);
-        let back = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1).unwrap();
-        assert_eq!(back, by_path);
-        // Everything forgotten: a new generation; the memo is made again.
-        cache.clear();
-        let none = cache.pruned(&cands, Some(&slots), 1 << 20, Encoding::Utf8, &n, 1).unwrap();
-        assert!(none.iter().all(|&x| !x));
-        assert_ne!(slots.get().unwrap().0, memo.0);
-        std::fs::remove_dir_all(&root).unwrap();
-    }
-
-    /// Files no call used for two calls make room first; a smaller
-    /// reserve (the listings) shrinks what is held.
-    #[test]
-    fn stale_files_make_room_and_reserves_shrink() {
-        let root = tree("stale", 10, 1000);
-        // Room for four and a half files.
-        let one = held_by_one(&root, &cand(&root, "f0.txt"));
-        let cache = ContentCache::new(root.clone(), one * 9 / 2, None);
-        let read =
-            |i: usize| cache.read(&cand(&root, &format!("f{i}.txt")), 1 << 20, Encoding::Utf8);
-        cache.begin_call();
-        for i in 0..4 {
-            read(i).unwrap();
-        }
-        let len = 1000 / 9 * 9;
-        assert_eq!(cache.stats().content_bytes, 4 * len);
-        // Two calls later, the files of the first are stale: the new ones
-        // take their place, texts and all.
-        cache.begin_call();
-        cache.begin_call();
-        for i in 4..8 {
-            read(i).unwrap();
-        }
-        let s = cache.stats();
-        assert!(s.held_bytes <= one * 9 / 2);
-        cache.begin_call();
-        for i in 4..8 {
-            read(i).unwrap();
-        }
-        assert_eq!(cache.stats().files_reused, s.content_bytes / len);
-        assert!(s.content_bytes >= 4 * len, "{s:?}");
-        // A reserve leaving room for one file: texts go first, then entries.
-        cache.reserve(one * 7 / 2);
-        let s = cache.stats();
-        assert!(s.held_bytes <= one, "{s:?}");
-        assert_eq!(s.content_bytes, 0, "{s:?}");
-        cache.reserve(one * 9 / 2);
-        assert_eq!(cache.stats().held_bytes, 0);
-        std::fs::remove_dir_all(&root).unwrap();
-    }
-}
+use budget::Room;
+use stamp::Stamp;

@@ -1,0 +1,66 @@
+//! What identifies a file's contents without reading them.
+
+use std::path::Path;
+#[cfg(not(unix))]
+use std::time::SystemTime;
+
+/// What identifies a file's contents without reading them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Stamp {
+    pub(super) dev: u64,
+    pub(super) ino: u64,
+    pub(super) mode: u32,
+    pub(super) size: u64,
+    pub(super) mtime_ns: i128,
+    pub(super) ctime_ns: i128,
+    pub(super) nlink: u64,
+}
+
+impl Stamp {
+    /// The stamp of the file at `path` (not following a symlink), when it
+    /// is a regular file.
+    pub(super) fn of(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if !meta.file_type().is_file() {
+            return None;
+        }
+        Some(Stamp::from_metadata(path, &meta))
+    }
+
+    #[cfg(unix)]
+    fn from_metadata(_path: &Path, meta: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            mode: meta.mode(),
+            size: meta.size(),
+            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+            ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
+            nlink: meta.nlink(),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn from_metadata(path: &Path, meta: &std::fs::Metadata) -> Stamp {
+        let ns = |t: std::io::Result<SystemTime>| {
+            t.ok()
+                .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos() as i128)
+        };
+        // Windows: the volume, file index and NTFS change time asked of a
+        // handle (a same-size write with its old mtime put back moves the
+        // change time).
+        let id = sfq_walk::identity::of(path, meta);
+        Stamp {
+            dev: id.dev,
+            ino: id.ino,
+            mode: u32::from(meta.permissions().readonly()),
+            size: meta.len(),
+            mtime_ns: ns(meta.modified()),
+            ctime_ns: id.ctime_ns,
+            // Unknown here: never trusted without a stat.
+            nlink: 2,
+        }
+    }
+}
