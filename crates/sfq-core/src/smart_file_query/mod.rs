@@ -1,0 +1,294 @@
+//! `smartFileQuery` (seed 000): regex search with context over the candidate
+//! files, returning the seed's payload key for key.
+//!
+//! Pipeline: raw options → [`SfqConfig`] (validated; the regex compiled) →
+//! candidates (discovery + include/ignore globs) → per-file search on the
+//! worker pool → in-order merge that enforces `maxMatches` → [`Payload`]
+//! ([`run`]), or the payload serialised with each matched file encoded by the
+//! worker that searched it ([`run_encoded`]; see [`crate::file_view`]).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::cancel::Cancel;
+use crate::discovery::glob_set;
+use crate::engine::Reader;
+use crate::error::Result;
+use crate::excludes::Excludes;
+use crate::jsstr::JsStr;
+use crate::matcher::Matcher;
+use crate::options::RawOptions;
+use crate::paths::resolve_root;
+use crate::search::Mode;
+use crate::text::Encoding;
+use sfq_walk::glob::GlobSet;
+
+/// The option names `smartFileQuery` accepts.
+pub const OPTION_NAMES: &[&str] = &[
+    "regex",
+    "flags",
+    "glob",
+    "ignore",
+    "contextLines",
+    "includeAllContent",
+    "maxFileSizeKB",
+    "maxMatches",
+    "encoding",
+    "multiline",
+    "maxLineLength",
+    "maxResultBytes",
+    "regexTimeoutMs",
+    "cwd",
+    "timeoutMs",
+    "threads",
+    "recurseSubmodules",
+];
+
+/// The ignore globs every query starts with (the user's extend them).
+pub const DEFAULT_IGNORE: &[&str] = &[".git/**", "**/node_modules/**", "**/.turbo/**"];
+/// The include glob when none is given.
+pub const DEFAULT_GLOB: &str = "**/*";
+/// Bounds of the numeric options.
+pub const MAX_CONTEXT_LINES: u64 = 20;
+/// Largest `maxFileSizeKB` (1 GiB).
+pub const MAX_FILE_SIZE_KB: u64 = 1 << 20;
+/// Largest `maxMatches`.
+pub const MAX_MATCHES: u64 = 1_000_000;
+/// Default `maxResultBytes`: the JSON the results may take (256 MiB; a JS
+/// string holds at most about 512 Mi characters).
+pub const DEFAULT_MAX_RESULT_BYTES: u64 = 256 << 20;
+/// Largest `maxResultBytes` (1 GiB).
+pub const MAX_RESULT_BYTES: u64 = 1 << 30;
+/// Largest `timeoutMs` (about 24 days, the largest a JS timer takes).
+pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
+
+/// The walk filter of a query (opaque in `Debug` output).
+#[derive(Clone)]
+struct WalkFilter(Arc<dyn sfq_walk::discovery::PathFilter>);
+
+impl std::fmt::Debug for WalkFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WalkFilter")
+    }
+}
+
+/// Validated `smartFileQuery` options.
+#[derive(Debug)]
+pub struct SfqConfig {
+    /// The pattern source, as the JS string it was.
+    pub regex: Vec<u16>,
+    /// The flags string, as given.
+    pub flags: String,
+    /// The compiled pattern.
+    pub matcher: Matcher,
+    /// Include globs (repo-relative, picomatch with `dot`).
+    pub glob: Vec<String>,
+    /// Ignore globs: the defaults followed by the user's.
+    pub ignore: Vec<String>,
+    /// Lines of context before and after each match (0–20).
+    pub context_lines: usize,
+    /// Whether matched files carry their whole decoded text.
+    pub include_all_content: bool,
+    /// Size cap in KiB.
+    pub max_file_size_kb: u64,
+    /// Cap on the total number of matches.
+    pub max_matches: u64,
+    /// How file bytes are decoded.
+    pub encoding: Encoding,
+    /// Whole-text matching instead of line by line.
+    pub multiline: bool,
+    /// Lines longer than this many characters are cut to a window around
+    /// the match (0: never, seed 000's behaviour).
+    pub max_line_length: usize,
+    /// The most the results may take as JSON ([`FileView::result_bytes`]);
+    /// the scan stops where the next match would pass it.
+    pub max_result_bytes: u64,
+    /// Whether `maxResultBytes` was given (it is echoed then).
+    max_result_bytes_given: bool,
+    /// Where file contents come from.
+    source: crate::engine::Source,
+    /// The root directory (absolute).
+    pub root: PathBuf,
+    /// Worker threads.
+    pub threads: usize,
+    /// Whether initialised git submodules are searched too.
+    pub recurse_submodules: bool,
+    /// `timeoutMs`, if given.
+    pub timeout_ms: Option<u64>,
+    excludes: Excludes,
+    filter: WalkFilter,
+    /// Said when nothing matched: a glob asks for paths a default ignore
+    /// leaves out.
+    hint: Option<String>,
+}
+
+/// Explicit beats default: a glob whose leading literal folder lies in what
+/// a default ignore leaves out (`node_modules/@types/**/*.d.ts`) searches
+/// that folder (unless the caller's own `ignore` covers it too): the globs
+/// to force-include, and the hint for globs that ask for default-ignored
+/// paths without naming a folder (`**/node_modules/**/*.d.ts`).
+fn explicit_globs(
+    globs: &GlobSet,
+    user_ignore: &[String],
+) -> Result<(Vec<String>, Option<String>)> {
+    let defaults: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
+    let defaults = glob_set("ignore", &defaults, true, false)?;
+    let user = if user_ignore.is_empty() {
+        None
+    } else {
+        Some(glob_set("ignore", user_ignore, true, false)?)
+    };
+    let covers = |set: &GlobSet, dir: &str| set.is_match(dir) || set.is_match(&format!("{dir}/x"));
+    let mut force = Vec::new();
+    let mut hint = None;
+    for g in globs.globs() {
+        match g.literal_dir() {
+            Some(dir) if covers(&defaults, dir) => {
+                if !user.as_ref().is_some_and(|u| covers(u, dir)) {
+                    force.push(dir.to_string());
+                    force.push(format!("{dir}/**"));
+                }
+            }
+            _ => {
+                let named = DEFAULT_IGNORE.iter().find(|d| {
+                    let name = d.trim_start_matches("**/").trim_end_matches("/**");
+                    g.pattern().split('/').any(|seg| seg == name)
+                });
+                if let (Some(d), None) = (named, &hint) {
+                    hint = Some(format!(
+                        "glob '{}' asks for paths the default ignore '{d}' leaves out; name the folder from the root to search it (a glob such as 'node_modules/<package>/**')",
+                        g.pattern()
+                    ));
+                }
+            }
+        }
+    }
+    Ok((force, hint))
+}
+
+fn non_empty(list: Option<Vec<String>>) -> Vec<String> {
+    list.unwrap_or_default()
+        .into_iter()
+        .map(|g| g.trim().to_string())
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+impl SfqConfig {
+    /// Validates `raw`; `pattern` is the regex source when the wrapper passed
+    /// it beside the JSON (so that lone surrogates survive).
+    pub fn from_options(raw: &RawOptions, pattern: Option<Vec<u16>>) -> Result<SfqConfig> {
+        let regex = match pattern {
+            Some(p) => p,
+            None => match raw.string("regex")? {
+                Some(s) => s.encode_utf16().collect(),
+                None => {
+                    return Err(crate::error::Error::invalid_option(
+                        "smartFileQuery: option 'regex' is required (a JavaScript regex source, without slashes)",
+                    ));
+                }
+            },
+        };
+        let flags = raw.string("flags")?.unwrap_or_default();
+        let multiline = raw.bool("multiline")?.unwrap_or(false);
+        let matcher =
+            Matcher::new(&regex, &flags, if multiline { Mode::Whole } else { Mode::Lines })?
+                .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
+        let mut glob = non_empty(raw.string_list("glob")?);
+        if glob.is_empty() {
+            glob.push(DEFAULT_GLOB.to_string());
+        }
+        let mut ignore: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
+        let user_ignore = non_empty(raw.string_list("ignore")?);
+        ignore.extend(user_ignore.iter().cloned());
+        let mut excludes = Excludes::from_globs(&ignore);
+        let globs = glob_set("glob", &glob, true, false)?;
+        let (force, hint) = explicit_globs(&globs, &user_ignore)?;
+        excludes.force.extend(force);
+        let filter = WalkFilter(excludes.filter(Some(globs), "ignore")?);
+        let encoding = match raw.string("encoding")? {
+            Some(e) => Encoding::parse(&e)?,
+            None => Encoding::Utf8,
+        };
+        let root = resolve_root(raw.string("cwd")?.as_deref())?;
+        let max_result_bytes = raw.int("maxResultBytes", 1024, MAX_RESULT_BYTES)?;
+        Ok(SfqConfig {
+            regex,
+            flags,
+            matcher,
+            glob,
+            ignore,
+            context_lines: raw.int("contextLines", 0, MAX_CONTEXT_LINES)?.unwrap_or(2) as usize,
+            include_all_content: raw.bool("includeAllContent")?.unwrap_or(false),
+            max_file_size_kb: raw.int("maxFileSizeKB", 1, MAX_FILE_SIZE_KB)?.unwrap_or(256),
+            max_matches: raw.int("maxMatches", 1, MAX_MATCHES)?.unwrap_or(500),
+            encoding,
+            multiline,
+            max_line_length: raw.int("maxLineLength", 0, 10_000_000)?.unwrap_or(0) as usize,
+            max_result_bytes: max_result_bytes.unwrap_or(DEFAULT_MAX_RESULT_BYTES),
+            max_result_bytes_given: max_result_bytes.is_some(),
+            source: raw.source().clone(),
+            root,
+            threads: raw.threads()?,
+            recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
+            timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
+            excludes,
+            filter,
+            hint,
+        })
+    }
+
+    /// How candidates are read.
+    fn reader(&self) -> Reader {
+        Reader::new(self.max_file_size_kb * 1024, self.encoding, self.source.clone())
+    }
+}
+
+impl SfqConfig {
+    /// The hint, when nothing matched.
+    fn hint_for(&self, aggregate: &Aggregate) -> Option<String> {
+        if aggregate.total_matches == 0 { self.hint.clone() } else { None }
+    }
+
+    /// The option echo.
+    fn echo(&self) -> Echo {
+        Echo {
+            regex: JsStr::from_utf16(&self.regex),
+            flags: self.flags.clone(),
+            glob: self.glob.clone(),
+            ignore: self.ignore.clone(),
+            context_lines: self.context_lines,
+            include_all_content: self.include_all_content,
+            max_file_size_kb: self.max_file_size_kb,
+            max_matches: self.max_matches,
+            multiline: self.multiline,
+            max_line_length: self.max_line_length,
+            max_result_bytes: self.max_result_bytes_given.then_some(self.max_result_bytes),
+            recurse_submodules: self.recurse_submodules,
+        }
+    }
+}
+
+/// Runs the query: the typed payload.
+pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
+    let s =
+        scan_files(config, cancel, config.max_result_bytes, |f| Ok(f.to_result()), None, false)?;
+    let hint = config.hint_for(&s.aggregate);
+    Ok(Payload {
+        query: config.echo(),
+        results: s.results,
+        skipped: s.skipped,
+        aggregate: s.aggregate,
+        hint,
+    })
+}
+
+mod collect;
+mod output;
+mod payload;
+#[cfg(test)]
+mod tests;
+
+use collect::scan_files;
+pub use output::{run_encoded, write_json};
+pub use payload::{Aggregate, Echo, Payload, Skipped};
