@@ -89,7 +89,11 @@ fn distinct_keys(bytes: &[u8]) -> Vec<u32> {
 /// stored by [`super::slices::Slices::insert`]).
 #[derive(Debug)]
 pub struct Trigrams {
-    keys: Vec<u32>,
+    /// The filter's bits.
+    bits: usize,
+    /// The bits the text's trigrams set (found without the session's lock:
+    /// under it, the filter's bits are only written).
+    set: Vec<u32>,
     trips: u8,
 }
 
@@ -107,12 +111,15 @@ impl Trigrams {
             (one(Guards { crlf: true, ..Guards::default() }), CRLF),
         ];
         let trips = tripped.iter().filter(|(t, _)| *t).fold(0, |acc, (_, bit)| acc | bit);
-        Trigrams { keys: distinct_keys(bytes), trips }
+        let keys = distinct_keys(bytes);
+        let bits = (keys.len() * BITS_PER_GRAM).max(64).next_power_of_two();
+        let set: Vec<u32> = keys.iter().map(|&k| slot(k, bits / 64) as u32).collect();
+        Trigrams { bits, set, trips }
     }
 
-    /// The distinct keys.
-    pub fn keys(&self) -> &[u32] {
-        &self.keys
+    /// The bits the trigrams set.
+    pub fn set(&self) -> &[u32] {
+        &self.set
     }
 
     /// The guards tripped.
@@ -123,7 +130,7 @@ impl Trigrams {
     /// The bits of the text's filter: a power of two, at least 64 and
     /// [`BITS_PER_GRAM`] per key.
     pub fn rows(&self) -> usize {
-        (self.keys.len() * BITS_PER_GRAM).max(64).next_power_of_two()
+        self.bits
     }
 
     /// Bytes the filter will take (see [`super::slices::Filter::bytes`]).

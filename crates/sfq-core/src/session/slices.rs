@@ -181,9 +181,8 @@ impl Slices {
         let rows = grams.rows();
         if rows > MAX_SLICED_ROWS {
             let mut words = vec![0u64; rows / 64];
-            for &k in grams.keys() {
-                let h = slot(k, rows / 64);
-                words[h / 64] |= 1 << (h % 64);
+            for &h in grams.set() {
+                words[h as usize / 64] |= 1 << (h % 64);
             }
             let bits = Bits::Whole(words.into());
             return Filter { store: self.id, bits, trips: grams.trips(), rows: rows as u32 };
@@ -207,8 +206,8 @@ impl Slices {
         };
         let block = &mut cl.blocks[column / 64];
         let bit = 1u64 << (column % 64);
-        for &k in grams.keys() {
-            block[slot(k, rows / 64)] |= bit;
+        for &r in grams.set() {
+            block[r as usize] |= bit;
         }
         cl.live += 1;
         let at = place(class, column);
