@@ -51,37 +51,36 @@ fn key(a: u8, b: u8, c: u8) -> u32 {
         | u32::from(FOLD[usize::from(c)])
 }
 
-thread_local! {
-    /// The trigrams seen so far in the text being indexed: one bit per key
-    /// (2 MiB per thread that indexes), cleared after each text through
-    /// the list of the keys it set.
-    static SEEN: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+/// Bits of the table that estimates how many distinct trigrams a text
+/// holds (8 KiB: it stays in the first-level cache).
+const COUNT_BITS: usize = 1 << 16;
+
+/// Each trigram key of `bytes`, in order (repeats included).
+fn each_key(bytes: &[u8], mut f: impl FnMut(u32)) {
+    let [a, b, rest @ ..] = bytes else { return };
+    let mut k = key(0, *a, *b);
+    for &c in rest {
+        k = ((k << 8) | u32::from(FOLD[usize::from(c)])) & 0xFF_FFFF;
+        f(k);
+    }
 }
 
-/// The distinct trigram keys of `bytes`.
-fn distinct_keys(bytes: &[u8]) -> Vec<u32> {
-    let [a, b, rest @ ..] = bytes else { return Vec::new() };
-    SEEN.with(|seen| {
-        let mut seen = seen.borrow_mut();
-        if seen.is_empty() {
-            seen.resize(1 << 18, 0);
-        }
-        let mut keys = Vec::new();
-        let mut k = key(0, *a, *b);
-        for &c in rest {
-            k = ((k << 8) | u32::from(FOLD[usize::from(c)])) & 0xFF_FFFF;
-            let (word, bit) = ((k >> 6) as usize, 1u64 << (k & 63));
-            if seen[word] & bit == 0 {
-                seen[word] |= bit;
-                keys.push(k);
-            }
-        }
-        // Every bit set is one of these keys': their words are cleared whole.
-        for &k in &keys {
-            seen[(k >> 6) as usize] = 0;
-        }
-        keys
-    })
+/// About how many distinct trigrams `bytes` holds, by linear counting: the
+/// keys hashed into [`COUNT_BITS`] bits, `-m ln(share of bits left clear)`;
+/// the byte count when the table is nearly full (only the filter's size
+/// depends on it, never what the filter holds).
+fn distinct_estimate(bytes: &[u8]) -> usize {
+    let mut table = [0u64; COUNT_BITS / 64];
+    each_key(bytes, |k| {
+        let h = (k.wrapping_mul(0x9E37_79B1) >> 16) as usize;
+        table[h / 64] |= 1 << (h % 64);
+    });
+    let clear: u32 = table.iter().map(|w| w.count_zeros()).sum();
+    if clear < 64 {
+        return bytes.len();
+    }
+    let m = COUNT_BITS as f64;
+    (-m * (f64::from(clear) / m).ln()).round() as usize
 }
 
 /// What a text's filter is made of: its distinct trigrams' keys, and the
@@ -91,9 +90,9 @@ fn distinct_keys(bytes: &[u8]) -> Vec<u32> {
 pub struct Trigrams {
     /// The filter's bits.
     bits: usize,
-    /// The bits the text's trigrams set (found without the session's lock:
-    /// under it, the filter's bits are only written).
-    set: Vec<u32>,
+    /// The filter, made without the session's lock (under it, a filter
+    /// stored bit-sliced is only copied in, front to back).
+    words: Vec<u64>,
     trips: u8,
 }
 
@@ -111,15 +110,32 @@ impl Trigrams {
             (one(Guards { crlf: true, ..Guards::default() }), CRLF),
         ];
         let trips = tripped.iter().filter(|(t, _)| *t).fold(0, |acc, (_, bit)| acc | bit);
-        let keys = distinct_keys(bytes);
-        let bits = (keys.len() * BITS_PER_GRAM).max(64).next_power_of_two();
-        let set: Vec<u32> = keys.iter().map(|&k| slot(k, bits / 64) as u32).collect();
-        Trigrams { bits, set, trips }
+        let bits = (distinct_estimate(bytes) * BITS_PER_GRAM).max(64).next_power_of_two();
+        let mut words = vec![0u64; bits / 64];
+        each_key(bytes, |k| {
+            let h = slot(k, bits / 64);
+            words[h / 64] |= 1 << (h % 64);
+        });
+        Trigrams { bits, words, trips }
     }
 
-    /// The bits the trigrams set.
-    pub fn set(&self) -> &[u32] {
-        &self.set
+    /// The filter's words, given up.
+    pub fn into_words(self) -> Vec<u64> {
+        self.words
+    }
+
+    /// The bits set, ascending.
+    pub fn set(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    i * 64 + b
+                })
+            })
+        })
     }
 
     /// The guards tripped.
@@ -128,7 +144,7 @@ impl Trigrams {
     }
 
     /// The bits of the text's filter: a power of two, at least 64 and
-    /// [`BITS_PER_GRAM`] per key.
+    /// [`BITS_PER_GRAM`] per distinct trigram (as estimated).
     pub fn rows(&self) -> usize {
         self.bits
     }
@@ -206,7 +222,7 @@ mod tests {
     impl One {
         fn of(text: &str) -> One {
             let mut slices = Slices::default();
-            let f = slices.insert(&Trigrams::of(text));
+            let f = slices.insert(Trigrams::of(text));
             One(slices, f)
         }
 
@@ -286,9 +302,12 @@ mod tests {
         }
         let n = needles("abc", "").unwrap();
         assert!(!One::of("").may_match(&n) && !One::of("ab").may_match(&n));
-        // The thread's table of seen keys is left clear.
-        assert_eq!(distinct_keys(b"abcabc").len(), 3);
-        assert_eq!(distinct_keys(b"abcabc").len(), 3);
+        // The estimate of distinct trigrams: close, whatever the repeats.
+        assert_eq!(distinct_estimate(b"abcabc"), 3);
+        let many: String = (0..3000).map(|i| format!("{i:05}")).collect();
+        let n = distinct_estimate(many.as_bytes()) as f64;
+        let exact = many.as_bytes().windows(3).collect::<std::collections::HashSet<_>>().len();
+        assert!((n / exact as f64 - 1.0).abs() < 0.05, "{n} for {exact}");
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! goes, its column is queued, and cleared and reused at the next
 //! [`Slices::sweep`]. Columns left free in the middle are filled by moving
 //! the last ones down ([`Slices::compact`]), so that each class holds at
-//! most one block more than its filters need.
+//! most a quarter and one block more than its filters need.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -118,10 +118,40 @@ struct Class {
     blocks: Vec<Box<[u64]>>,
     /// Each column's holder (dangling when free or released).
     owners: Vec<Weak<Column>>,
-    /// Free columns, lowest first.
+    /// Free columns (their bits cleared), lowest first.
     free: BinaryHeap<Reverse<u32>>,
+    /// Per block, the columns released whose bits are still to clear (a
+    /// pass over a block clears them all at once: see [`Class::clean`]).
+    dirty: Vec<u64>,
+    /// How many columns `dirty` holds.
+    dirty_count: usize,
     /// Columns held.
     live: usize,
+}
+
+impl Class {
+    /// Clears the released columns' bits, one pass per block holding some,
+    /// and makes them free.
+    fn clean(&mut self) {
+        if self.dirty_count == 0 {
+            return;
+        }
+        for (b, mask) in self.dirty.iter_mut().enumerate() {
+            if *mask == 0 {
+                continue;
+            }
+            for w in self.blocks[b].iter_mut() {
+                *w &= !*mask;
+            }
+            let mut m = *mask;
+            while m != 0 {
+                self.free.push(Reverse((b * 64) as u32 + m.trailing_zeros()));
+                m &= m - 1;
+            }
+            *mask = 0;
+        }
+        self.dirty_count = 0;
+    }
 }
 
 /// Every held filter, bit-sliced by class.
@@ -174,18 +204,15 @@ impl Matching<'_> {
 
 impl Slices {
     /// Holds the filter of `grams` (the trigrams of a text).
-    pub fn insert(&mut self, grams: &Trigrams) -> Filter {
+    pub fn insert(&mut self, grams: Trigrams) -> Filter {
         // Released columns first: a place is never given while a release
         // of it waits.
         self.sweep();
         let rows = grams.rows();
         if rows > MAX_SLICED_ROWS {
-            let mut words = vec![0u64; rows / 64];
-            for &h in grams.set() {
-                words[h as usize / 64] |= 1 << (h % 64);
-            }
-            let bits = Bits::Whole(words.into());
-            return Filter { store: self.id, bits, trips: grams.trips(), rows: rows as u32 };
+            let (trips, rows) = (grams.trips(), rows as u32);
+            let bits = Bits::Whole(grams.into_words().into());
+            return Filter { store: self.id, bits, trips, rows };
         }
         let class = (rows / 64).trailing_zeros() as usize;
         if self.classes.len() <= class {
@@ -193,11 +220,16 @@ impl Slices {
         }
         let cl = &mut self.classes[class];
         cl.rows = rows;
-        // The lowest free column (keeps the held ones low: see `compact`).
+        // The lowest free column (keeps the held ones low: see `compact`);
+        // released ones are cleared a block's worth at a time.
+        if cl.free.is_empty() && cl.dirty_count >= 64 {
+            cl.clean();
+        }
         let column = match cl.free.pop() {
             Some(Reverse(c)) => c as usize,
             None => {
                 cl.blocks.push(vec![0u64; rows].into_boxed_slice());
+                cl.dirty.push(0);
                 let first = cl.owners.len();
                 cl.owners.resize_with(first + 64, Weak::new);
                 cl.free.extend((first as u32 + 1..first as u32 + 64).map(Reverse));
@@ -206,8 +238,8 @@ impl Slices {
         };
         let block = &mut cl.blocks[column / 64];
         let bit = 1u64 << (column % 64);
-        for &r in grams.set() {
-            block[r as usize] |= bit;
+        for r in grams.set() {
+            block[r] |= bit;
         }
         cl.live += 1;
         let at = place(class, column);
@@ -299,18 +331,15 @@ impl Slices {
             if column >= cl.owners.len() || cl.owners[column].strong_count() > 0 {
                 continue;
             }
-            let bit = 1u64 << (column % 64);
-            for w in cl.blocks[column / 64].iter_mut() {
-                *w &= !bit;
-            }
             cl.owners[column] = Weak::new();
-            cl.free.push(Reverse(column as u32));
+            cl.dirty[column / 64] |= 1 << (column % 64);
+            cl.dirty_count += 1;
         }
     }
 
     /// Moves the last held columns of each class into its lowest free ones
-    /// when the blocks held pass what the held columns need by more than
-    /// one, and frees the emptied blocks. Returns whether a column moved
+    /// when the blocks held pass what the held columns need by more than a
+    /// quarter and one, and frees the emptied blocks. Returns whether a column moved
     /// (its holders must then [`Filter::refresh`]). A class with a column
     /// released meanwhile (its last holder went outside the lock) waits
     /// for the next call.
@@ -318,8 +347,12 @@ impl Slices {
         self.sweep();
         let mut moved = false;
         for (class, cl) in self.classes.iter_mut().enumerate() {
+            cl.clean();
             let need = cl.live.div_ceil(64);
-            if cl.blocks.len() <= need + 1 && (need > 0 || cl.blocks.is_empty()) {
+            // (Columns freed by a branch switch are mostly taken again at
+            // once by the files read again: moving others down first would
+            // only cost.)
+            if cl.blocks.len() <= need + need / 4 + 1 && (need > 0 || cl.blocks.is_empty()) {
                 continue;
             }
             let held: Vec<usize> =
@@ -353,6 +386,7 @@ impl Slices {
                 continue;
             }
             cl.blocks.truncate(keep / 64);
+            cl.dirty.truncate(keep / 64);
             cl.owners.truncate(keep);
             cl.free = free.into_iter().map(|c| Reverse(c as u32)).collect();
         }
@@ -389,10 +423,10 @@ mod tests {
         let mut slices = Slices::default();
         let texts: Vec<String> = (0..300).map(|i| format!("fn word{i:04}() {{}}\n")).collect();
         let mut filters: Vec<Option<Filter>> =
-            texts.iter().map(|t| Some(slices.insert(&Trigrams::of(t)))).collect();
+            texts.iter().map(|t| Some(slices.insert(Trigrams::of(t)))).collect();
         // One large text: a filter of its own.
         let big: String = (0..20_000).map(|i| format!("{i:x}")).collect::<Vec<_>>().join(",");
-        let whole = slices.insert(&Trigrams::of(&format!("{big} word0007")));
+        let whole = slices.insert(Trigrams::of(&format!("{big} word0007")));
         assert!(matches!(whole.bits, Bits::Whole(_)));
         let check = |slices: &Slices, filters: &[Option<Filter>]| {
             for pattern in ["word0007", "word0299", "word9999", "fn word"] {
@@ -428,8 +462,37 @@ mod tests {
         let kept = slices.adopt(kept.unwrap()).unwrap();
         filters[250] = Some(kept);
         check(&slices, &filters);
+        // Every column holds exactly its text's bits: the moved ones, and
+        // new filters in freed columns (none of the old bits left).
+        let fresh: Vec<(String, Filter)> = (0..300)
+            .map(|i| {
+                let t = format!("zz{i}");
+                let f = slices.insert(Trigrams::of(&t));
+                (t, f)
+            })
+            .collect();
+        let exact = |slices: &Slices, text: &str, f: &Filter| {
+            let Bits::Sliced { at, .. } = &f.bits else { return };
+            let (class, column) = split(*at);
+            let cl = &slices.classes[class];
+            let want: Vec<u32> = Trigrams::of(text).set().map(|r| r as u32).collect();
+            let bit = 1u64 << (column % 64);
+            let have: Vec<u32> = (0..cl.rows as u32)
+                .filter(|&r| cl.blocks[column / 64][r as usize] & bit != 0)
+                .collect();
+            assert_eq!(have, want, "{text:?}");
+        };
+        for (t, f) in &fresh {
+            exact(&slices, t, f);
+        }
+        for (i, f) in filters.iter().enumerate() {
+            if let Some(f) = f {
+                exact(&slices, &texts[i], f);
+            }
+        }
+        check(&slices, &filters);
         // A filter of another store is not adopted.
-        let other = Slices::default().insert(&Trigrams::of("word0001"));
+        let other = Slices::default().insert(Trigrams::of("word0001"));
         assert!(slices.adopt(other).is_none());
     }
 }

@@ -607,7 +607,7 @@ impl ContentCache {
         // (A filter kept from a store since cleared is not this store's.)
         let grams = match grams {
             Some(f) => inner.slices.adopt(f),
-            None => trigrams.map(|t| inner.slices.insert(&t)),
+            None => trigrams.map(|t| inner.slices.insert(t)),
         };
         let text_bytes = if text.is_some() { text_bytes } else { 0 };
         let bytes = lean + text_bytes;
