@@ -1,0 +1,255 @@
+//! `grepContent` (seed 004): its options, exclusions, result and run.
+
+use super::*;
+
+/// `grepContent`'s options.
+pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
+    let c = common_options!();
+    let x = result_options!();
+    [
+        opt(
+            "pattern",
+            Kind::Str,
+            "regex pattern to search (JavaScript; Python's (?P<name>) accepted)",
+        ),
+        opt("path", Kind::Str, "file or directory to search (default: the root)"),
+        opt("fileGlob", Kind::Str, "only search matching files (without '/': names at any depth)"),
+        opt("contextLines", Kind::Int(0, 20), "lines of context (default: config, else 2)"),
+        opt("caseSensitive", Kind::Bool, "case-sensitive (default: true)"),
+        opt(
+            "maxResults",
+            Kind::Int(1, MAX_RESULTS),
+            "max matches to return (default: config, else 500)",
+        ),
+        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)"),
+        opt(
+            "excludePatterns",
+            Kind::List,
+            "more exclusions (bare names at any depth, paths from the root)",
+        ),
+        opt(
+            "excludeMode",
+            Kind::Str,
+            "'extend' (default) adds to the default exclusions, 'replace' replaces them",
+        ),
+        opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
+        opt(
+            "maxFileSizeKB",
+            Kind::Int(1, 1 << 20),
+            "skip larger files (default: config, else 1024)",
+        ),
+        x[0],
+        x[1],
+        x[2],
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+    ]
+};
+
+/// seed 004's default exclusions.
+pub const SEED004_EXCLUDES: &[&str] = &[
+    ".git",
+    ".svn",
+    ".hg",
+    ".bzr",
+    "node_modules",
+    "bower_components",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    "dist",
+    "build",
+    "out",
+    "target",
+    ".idea",
+    ".vscode",
+    "*.min.js",
+    "*.min.css",
+];
+
+/// `grepContent`'s result (seed 004's response, camelCase).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepContentResult {
+    /// The page of matching lines.
+    pub matches: Vec<GrepContentMatch>,
+    /// Matching lines in the searched files (exact past the cap).
+    pub total_matches: u64,
+    /// Files with at least one matching line.
+    pub files_with_matches: u64,
+    /// Files searched.
+    pub files_searched: u64,
+    /// Whether matching lines were left out.
+    pub truncated: bool,
+    /// The pattern as given.
+    pub pattern: String,
+    /// The absolute path searched.
+    pub path: String,
+    /// The file glob, or null.
+    pub file_glob: Option<String>,
+    /// Files not searched, by reason.
+    pub skipped: SkipCounts,
+    /// False when `timeBudgetMs` ended the search early.
+    pub complete: bool,
+    /// Why the result is incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// `"maxResultBytes"` when the result budget, not the page size, left
+    /// matching lines out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<&'static str>,
+    /// When nothing matched: what the excluded or ignored files hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// One matching line of `grepContent`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepContentMatch {
+    /// Root-relative path.
+    pub file: Arc<str>,
+    /// Absolute path.
+    pub absolute_path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (code points) of the line's first match.
+    pub column: usize,
+    /// The line (windowed when too long).
+    pub text: String,
+    /// The first match's text.
+    #[serde(rename = "match")]
+    pub matched: String,
+    /// Lines before.
+    pub context_before: Vec<String>,
+    /// Lines after.
+    pub context_after: Vec<String>,
+    /// Present (true) when a line was cut.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub text_truncated: bool,
+    /// With `withSymbols`: the innermost outline item holding the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<Symbol>,
+}
+
+/// The exclusions of a seed-004 profile: defaults (or not, with
+/// `replace`), the config's and the call's patterns, force includes.
+pub fn seed004_excludes(raw: &RawOptions, config: &ProjectConfig) -> Result<Excludes> {
+    let mode = match raw.string("excludeMode")? {
+        Some(m) => ExcludeMode::parse(&m).ok_or_else(|| {
+            Error::invalid_option(format!(
+                "{}: option 'excludeMode' must be 'extend' or 'replace', got {m:?}",
+                raw.api()
+            ))
+        })?,
+        None => config.exclude_mode.unwrap_or_default(),
+    };
+    let patterns = match raw.string_list("excludePatterns")? {
+        Some(p) => p,
+        None => config.exclude_patterns.clone().unwrap_or_default(),
+    };
+    let mut excludes = match mode {
+        ExcludeMode::Extend => Excludes::from_entries(SEED004_EXCLUDES),
+        // `.git` is never searched, whatever the list says.
+        ExcludeMode::Replace => Excludes::from_entries(&[".git"]),
+    };
+    excludes.extend_entries(&patterns);
+    let force = match raw.string_list("includePatterns")? {
+        Some(p) => p,
+        None => config.include_patterns.clone().unwrap_or_default(),
+    };
+    Ok(excludes.with_force(&force))
+}
+
+/// Runs `grepContent`.
+pub fn grep_content(
+    raw: &RawOptions,
+    pattern: Option<Vec<u16>>,
+    cancel: &Cancel,
+    started: Instant,
+) -> Result<GrepContentResult> {
+    let t = GREP_CONTENT_OPTIONS;
+    let source = query_of(raw, "pattern", pattern, "a regex")?;
+    let case =
+        if bool_or(raw, "caseSensitive", true)? { Case::Sensitive } else { Case::Insensitive };
+    let matcher = PatternSpec::new(source.clone(), Syntax::PythonRegex, case)
+        .compile("grepContent", "pattern")?
+        .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
+    let root = resolve_root(raw.string("cwd")?.as_deref())?;
+    let config = ProjectConfig::load(&root)?;
+    let file_glob = raw.string("fileGlob")?.filter(|g| !g.trim().is_empty());
+    let include = match &file_glob {
+        Some(g) => Some(glob_set("fileGlob", std::slice::from_ref(g), true, !g.contains('/'))?),
+        None => None,
+    };
+    let base = resolve_base(&root, raw.string("path")?)?;
+    let path = match &base {
+        Base::Dir { abs, .. } => crate::paths::shown(abs),
+        Base::File(c) => crate::paths::shown(&c.abs()),
+    };
+    let scan = LineScan {
+        base,
+        excludes: seed004_excludes(raw, &config)?,
+        include,
+        matcher,
+        reader: Reader::new(
+            raw.int_or("maxFileSizeKB", t, config.max_file_size_kb.unwrap_or(1024))? * 1024,
+            Encoding::Utf8,
+            raw.source().clone(),
+        ),
+        context_lines: raw.int_or("contextLines", t, config.context_lines.unwrap_or(2))? as usize,
+        max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
+        max_result_bytes: raw.int_or("maxResultBytes", t, DEFAULT_MAX_RESULT_BYTES)?,
+        offset: raw.int_or("offset", t, 0)? as usize,
+        max_results: raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize,
+        count_all: true,
+        threads: raw.threads()?,
+        time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
+        with_symbols: bool_or(raw, "withSymbols", false)?,
+        hint: raw.int("hintMs", 0, 60_000)? != Some(0),
+        hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
+        recurse_submodules: bool_or(raw, "recurseSubmodules", false)?,
+        root,
+    };
+    let found = scan.run(cancel, started)?;
+    let truncated = scan.truncated(&found);
+    let matches = found
+        .entries
+        .into_iter()
+        .map(|(file, e)| GrepContentMatch {
+            absolute_path: crate::paths::shown(&scan.root.join(&*file)),
+            file,
+            line: e.line_number,
+            column: e.column,
+            text: e.content,
+            matched: e.matched,
+            context_before: e.before,
+            context_after: e.after,
+            text_truncated: e.truncated,
+            symbol: e.symbol,
+        })
+        .collect();
+    Ok(GrepContentResult {
+        matches,
+        total_matches: found.total,
+        files_with_matches: found.files_with_matches,
+        files_searched: found.files_searched,
+        truncated,
+        pattern: String::from_utf16_lossy(&source),
+        path,
+        file_glob,
+        skipped: found.skipped,
+        complete: found.incomplete.is_none(),
+        reason: found.incomplete,
+        truncated_by: found.cut_by_bytes.then_some("maxResultBytes"),
+        hint: found.hint,
+    })
+}
