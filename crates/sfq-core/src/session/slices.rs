@@ -16,8 +16,9 @@
 //!
 //! A filter is owned by the entries holding its [`Filter`] (an entry whose
 //! text is read again with the same stamp keeps it); when the last holder
-//! goes, its column is queued, and cleared and reused at the next
-//! [`Slices::sweep`]. Columns left free in the middle are filled by moving
+//! goes, its column is queued, taken back by the next [`Slices::sweep`],
+//! and cleared with the other columns taken back, one pass per block, once
+//! a block's worth waits or at a compaction, before it is given again. Columns left free in the middle are filled by moving
 //! the last ones down ([`Slices::compact`]), so that each class holds at
 //! most a quarter and one block more than its filters need.
 
