@@ -1,6 +1,6 @@
 'use strict';
 // Rebuilds a result sent in the compact transport (see crates/sfq-core/src/
-// transport.rs): an operation stream over a table of distinct strings. Every
+// transport/): an operation stream over a table of distinct strings. Every
 // distinct string is created once and shared by every place that shows it,
 // and each object shape gets a small compiled constructor, so rebuilding is
 // much cheaper than JSON.parse of the same value and uses less memory.
