@@ -93,3 +93,53 @@ impl PathFilter for GlobFilter {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::glob::GlobOptions;
+
+    fn set(patterns: &[&str], dot: bool) -> Option<GlobSet> {
+        Some(GlobSet::new(patterns, &GlobOptions { dot, basename: false }).unwrap())
+    }
+
+    /// Filters built alike have one key; any difference in what decides
+    /// (a pattern, its order, an option, which set it is in, whether
+    /// hidden entries are listed) gives another.
+    #[test]
+    fn a_key_names_what_decides() {
+        let key = |f: GlobFilter| f.key().unwrap();
+        let base =
+            || GlobFilter::new(set(&["src/**"], false), set(&["**/*.md"], false), None, true);
+        assert_eq!(key(base()), key(base()));
+        let others = [
+            GlobFilter::new(
+                set(&["src/**", "lib/**"], false),
+                set(&["**/*.md"], false),
+                None,
+                true,
+            ),
+            GlobFilter::new(set(&["src/**"], true), set(&["**/*.md"], false), None, true),
+            GlobFilter::new(set(&["**/*.md"], false), set(&["src/**"], false), None, true),
+            GlobFilter::new(
+                set(&["src/**"], false),
+                set(&["**/*.md"], false),
+                set(&["a"], false),
+                true,
+            ),
+            GlobFilter::new(set(&["src/**"], false), set(&["**/*.md"], false), None, false),
+            GlobFilter::new(None, set(&["**/*.md"], false), None, true),
+        ];
+        let mut keys: Vec<String> = others.into_iter().map(key).collect();
+        keys.push(key(base()));
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
+        // Paths with quotes or separators in a pattern cannot make two keys meet.
+        assert_ne!(
+            key(GlobFilter::new(set(&["a\", \"b"], false), None, None, true)),
+            key(GlobFilter::new(set(&["a", "b"], false), None, None, true))
+        );
+    }
+}
