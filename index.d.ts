@@ -1024,8 +1024,8 @@ export interface SessionStats {
   /** Bytes of file contents (texts) held. */
   contentBytes: number;
   /**
-   * Bytes of the content index held: each text's byte trigrams (one bit per
-   * byte of text), which rule out files that cannot hold a match of a
+   * Bytes of the content index held: each text's byte trigrams (a filter of
+   * 7 to 14 bits per distinct trigram), which rule out files that cannot hold a match of a
    * pattern with a required literal of three bytes or more; the exact
    * engine searches every other file. Counted in the memory budget.
    */
