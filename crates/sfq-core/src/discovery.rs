@@ -393,10 +393,16 @@ pub fn candidates_and_dropped(
     {
         return Ok(listed);
     }
-    let Listed { items, unreadable, dropped, not_checked_out, deferred } =
-        listing(root, profile, cancel, report_dropped)?;
-    let items = Candidates::owned(to_candidates(root, items));
-    Ok(Listed { items, unreadable, dropped, not_checked_out, deferred })
+    Ok(listing(root, profile, cancel, report_dropped)?.into_candidates(root))
+}
+
+impl Listed<Vec<Entry>> {
+    /// The listing's files as candidates (a walk of `root`), the rest as it is.
+    pub(crate) fn into_candidates(self, root: &Path) -> Listed<Candidates> {
+        let Listed { items, unreadable, dropped, not_checked_out, deferred } = self;
+        let items = Candidates::owned(to_candidates(root, items));
+        Listed { items, unreadable, dropped, not_checked_out, deferred }
+    }
 }
 
 /// The files of a listing of `root` as candidates.

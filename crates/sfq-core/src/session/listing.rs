@@ -332,12 +332,17 @@ impl Listings {
         let entries = self.filter(whole, &DiscoveryProfile { metadata: false, ..profile.clone() });
         let items = Arc::new(crate::discovery::to_candidates(&whole.root, entries));
         let slots = Arc::new(Slots::default());
+        // (The slots' memo is counted apart, when it is made.)
         let bytes = items
             .iter()
-            .map(|c| (std::mem::size_of::<Candidate>() + c.rel().len()) as u64 + 4)
+            .map(|c| (std::mem::size_of::<Candidate>() + c.rel().len()) as u64)
             .sum::<u64>();
         let held = self.bytes();
         let mut st = self.lock();
+        // Another call of the same profile may have made it meanwhile.
+        if let Some(v) = st.views.iter().find(|v| Arc::ptr_eq(&v.whole, whole) && v.key == key) {
+            return (v.items.clone(), v.slots.clone());
+        }
         let is_kept =
             st.kept.iter().any(|k| k.entries.as_ref().is_some_and(|w| Arc::ptr_eq(w, whole)));
         if is_kept && held + bytes <= self.limit {

@@ -168,9 +168,7 @@ impl Store {
             Plan::Walk(observer) => {
                 let listed =
                     discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
-                let Listed { items, unreadable, dropped, not_checked_out, deferred } = listed;
-                let items = Candidates::owned(discovery::to_candidates(root, items));
-                return Ok(Some(Listed { items, unreadable, dropped, not_checked_out, deferred }));
+                return Ok(Some(listed.into_candidates(root)));
             }
         };
         let (items, slots) = self.listings.view(&whole, key, profile);
