@@ -10,17 +10,35 @@ use sfq_walk::glob::GlobSet;
 use crate::cancel::Cancel;
 use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
-use crate::options::RawOptions;
+use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::transport::{Compact, Writer};
 
-/// Options of `findFiles`.
-pub const OPTION_NAMES: &[&str] =
-    &["pattern", "path", "maxResults", "sizes", "cwd", "timeoutMs", "threads", "recurseSubmodules"];
+/// `findFiles`' options.
+pub const OPTIONS: &[OptSpec] = &[
+    opt("pattern", Kind::Str, "glob pattern (without '/': names at any depth)")
+        .mcp_same("Glob pattern (e.g., \"*.ts\", \"**/*.test.js\")"),
+    opt("path", Kind::Str, "directory to search (default: project root)")
+        .mcp_same("Directory to search (default: project root)"),
+    opt("maxResults", Kind::Int(1, 10_000_000), "maximum files to return (default: 100)")
+        .default_int(100)
+        .mcp_same("Maximum files to return (default: 100)"),
+    opt("sizes", Kind::Bool, "give each file's size (default: true); false: no stat per file")
+        .default_bool(true)
+        .mcp_same(
+            "Give each file's size (default: true); false lists paths and types only, without a stat per \
+             file (faster on large trees)",
+        ),
+    opt("recurseSubmodules", Kind::Bool, "list initialised git submodules' files too (default: false)")
+        .default_bool(false)
+        .mcp_same(crate::options::RECURSE_SUBMODULES_MCP),
+    opt("cwd", Kind::Str, "workspace root (default: process.cwd())").default_prose("process.cwd()"),
+    opt("timeoutMs", Kind::Int(1, crate::smart_file_query::MAX_TIMEOUT_MS), "reject with ETIMEOUT after this many milliseconds"),
+    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
+        .default_prose("the machine's parallelism"),
+];
 /// Directories seed 002 always skips (its fallback list), at any depth.
 pub const ALWAYS_IGNORED: &[&str] = crate::agent::SEED002_EXCLUDES;
-/// Default `maxResults`.
-pub const DEFAULT_MAX_RESULTS: u64 = 100;
 
 /// One entry found.
 #[derive(Debug, Serialize)]
@@ -113,8 +131,8 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     let pattern = raw
         .string("pattern")?
         .ok_or_else(|| Error::invalid_option("findFiles: option 'pattern' is required (a glob such as \"*.ts\" or \"src/**/*.test.js\")"))?;
-    let max = raw.int("maxResults", 1, 10_000_000)?.unwrap_or(DEFAULT_MAX_RESULTS) as usize;
-    let sizes = raw.bool("sizes")?.unwrap_or(true);
+    let max = raw.int_default("maxResults", OPTIONS)? as usize;
+    let sizes = raw.bool_default("sizes", OPTIONS)?;
     let threads = raw.threads()?;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     // `path` scopes the walk to a directory inside the root.
@@ -135,7 +153,7 @@ pub fn run(raw: &RawOptions, cancel: &Cancel) -> Result<Vec<Found>> {
     // A pattern without `/` matches the name at any depth (seed 002's "*.ts").
     let basename = !pattern.contains('/');
     let globs: GlobSet = glob_set("pattern", &[pattern], true, basename)?;
-    let recurse = raw.bool("recurseSubmodules")?.unwrap_or(false);
+    let recurse = raw.bool_default("recurseSubmodules", OPTIONS)?;
     let profile = walk_profile(&globs, sizes, max, threads, recurse, raw.source().clone());
     let (entries, _unreadable) = discovery::entries(&base, &profile, cancel)?;
     cancel.check()?;
@@ -263,7 +281,7 @@ pub(crate) mod tests {
 
     fn find(root: &Path, extra: &str) -> Vec<Found> {
         let json = format!("{{\"cwd\":{:?},{extra}}}", root.display().to_string());
-        let raw = RawOptions::parse("findFiles", &json, OPTION_NAMES).unwrap();
+        let raw = RawOptions::parse_table("findFiles", &json, OPTIONS).unwrap();
         run(&raw, &Cancel::default()).unwrap()
     }
 
@@ -351,9 +369,8 @@ pub(crate) mod tests {
         let tree = make_tree("find-profile", 10, false).unwrap();
         let json =
             format!("{{\"cwd\":{:?},\"pattern\":\"*\",\"sizes\":1}}", tree.0.display().to_string());
-        let raw = RawOptions::parse("findFiles", &json, OPTION_NAMES).unwrap();
-        let e = run(&raw, &Cancel::default()).unwrap_err();
-        assert!(e.to_string().contains("sizes"), "{e}");
+        let e = RawOptions::parse_table("findFiles", &json, OPTIONS).unwrap_err();
+        assert!(e.to_string().contains("option 'sizes' must be"), "{e}");
     }
 
     /// The direct encoding decodes to what the generic serialiser gives.

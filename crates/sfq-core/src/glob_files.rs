@@ -25,39 +25,57 @@ pub const GLOB_FILES_OPTIONS: &[OptSpec] = &[
         "pattern",
         Kind::Str,
         "glob pattern (e.g. **/*.py), matched against paths relative to root",
-    ),
-    opt("root", Kind::Str, "directory to search, inside cwd (default: cwd)"),
-    opt("maxResults", Kind::Int(1, 10_000_000), "max files to return (default: config, else 500)"),
-    opt("offset", Kind::Int(0, 10_000_000), "skip this many files first (paging)"),
+    )
+    .mcp_same("Glob pattern (e.g., **/*.py), relative to root"),
+    opt("root", Kind::Str, "directory to search, inside cwd (default: cwd)")
+        .mcp_same("Root directory (default: cwd, the server root); must be inside the server root"),
+    opt("maxResults", Kind::Int(1, 10_000_000), "max files to return (default: config, else 500)")
+        .default_int(500)
+        .mcp("max_results", "Max files to return (default: config max_results, else 500)"),
     opt(
         "includeHidden",
         Kind::Bool,
         "include paths with a segment starting with '.' (default: false)",
+    )
+    .default_bool(false)
+    .mcp("include_hidden", "Include hidden files (default: false)"),
+    opt("offset", Kind::Int(0, 10_000_000), "skip this many files first (paging)")
+        .default_int(0)
+        .mcp_same("Skip this many files first, to page through a long answer (default: 0)"),
+    opt(
+        "sizes",
+        Kind::Bool,
+        "give each file's size and modified (default: true); false lists paths without an lstat per file",
+    )
+    .default_bool(true)
+    .mcp_same(
+        "Give each file its size and modified (default: true); false gives path and absolute_path \
+         only, without a stat per file (faster on large trees)",
     ),
+    opt(
+        "recurseSubmodules",
+        Kind::Bool,
+        "list the files of initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
+    )
+    .default_bool(false)
+    .mcp("recurse_submodules", crate::options::RECURSE_SUBMODULES_MCP),
     opt(
         "excludePatterns",
         Kind::List,
         "more exclusions (bare names at any depth, paths from the root)",
     ),
-    opt("excludeMode", Kind::Str, "'extend' (default) or 'replace' the default exclusions"),
+    opt("excludeMode", Kind::Str, "'extend' (default) or 'replace' the default exclusions")
+        .default_str("extend"),
     opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
-    opt(
-        "sizes",
-        Kind::Bool,
-        "give each file's size and modified (default: true); false lists paths without an lstat per file",
-    ),
-    opt("cwd", Kind::Str, "workspace root, where the config file is read (default: process.cwd())"),
+    opt("cwd", Kind::Str, "workspace root, where the config file is read (default: process.cwd())")
+        .default_prose("process.cwd()"),
     opt(
         "timeoutMs",
         Kind::Int(1, (1 << 31) - 1),
         "reject with ETIMEOUT after this many milliseconds",
     ),
-    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
-    opt(
-        "recurseSubmodules",
-        Kind::Bool,
-        "list the files of initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
-    ),
+    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
+        .default_prose("the machine's parallelism"),
 ];
 
 /// `globFiles`' result (seed 004's response, camelCase).
@@ -124,12 +142,12 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
     }
     let include = glob_set("pattern", std::slice::from_ref(&pattern), true, false)?;
     let excludes = seed004_excludes(raw, &config)?;
-    let hidden = raw.bool("includeHidden")?.unwrap_or(false);
-    let offset = raw.int_or("offset", t, 0)? as usize;
-    let max = raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize;
+    let hidden = raw.bool_default("includeHidden", t)?;
+    let offset = raw.int_default("offset", t)? as usize;
+    let max = raw.int_or_config("maxResults", t, config.max_results)? as usize;
     // Without sizes no file is `lstat`ed (the walk's directory reads say
     // what is a regular file) and the page's absolute paths are joined here.
-    let sizes = raw.bool("sizes")?.unwrap_or(true);
+    let sizes = raw.bool_default("sizes", t)?;
     let profile = DiscoveryProfile {
         prune_names: excludes.prune_names(),
         filter: Some(excludes.filter(Some(include.clone()), "excludePatterns")?),
@@ -139,7 +157,7 @@ pub fn glob_files(raw: &RawOptions, cancel: &Cancel) -> Result<GlobResult> {
         metadata: sizes && offset.saturating_add(max) > discovery::STAT_DURING_WALK_ABOVE,
         abs_paths: sizes,
         threads: raw.threads()?,
-        recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
+        recurse_submodules: raw.bool_default("recurseSubmodules", t)?,
         source: raw.source().clone(),
     };
     let started = std::time::Instant::now();

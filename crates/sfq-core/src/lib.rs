@@ -221,7 +221,7 @@ fn smart_file_query_config(
     base: Cancel,
 ) -> Result<(smart_file_query::SfqConfig, Cancel)> {
     let raw =
-        options::RawOptions::parse("smartFileQuery", options, smart_file_query::OPTION_NAMES)?
+        options::RawOptions::parse_names("smartFileQuery", options, smart_file_query::OPTIONS)?
             .with_source(source.clone());
     let config = smart_file_query::SfqConfig::from_options(&raw, pattern)?;
     let cancel = base.with_timeout(config.timeout_ms);
@@ -269,9 +269,12 @@ pub fn query_output_from(
     match command {
         Command::SmartFileQuery => unreachable!("handled above"),
         Command::FindFiles => {
-            let raw = options::RawOptions::parse("findFiles", options, find_files::OPTION_NAMES)?;
-            let cancel =
-                cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
+            // Walked on disk, also on a session: its listing lists a
+            // git-ignored directory holding tracked files only when the
+            // filter keeps one of those files, which a session's kept
+            // listing cannot tell yet.
+            let raw = options::RawOptions::parse_table("findFiles", options, find_files::OPTIONS)?;
+            let cancel = cancel.with_timeout(raw.int_of("timeoutMs", find_files::OPTIONS)?);
             Ok(Output::Found(find_files::run(&raw, &cancel)?))
         }
         Command::GetOutline => {
@@ -311,7 +314,7 @@ pub fn query_output_from(
             Ok(Output::Scout(explore::scout::scout(&raw, &cancel)?))
         }
         Command::Sample => {
-            let (raw, cancel) = table("sample", explore::SCOUT_OPTIONS)?;
+            let (raw, cancel) = table("sample", explore::SAMPLE_OPTIONS)?;
             Ok(Output::Sample(explore::sample::sample(&raw, &cancel)?))
         }
         Command::Show => {

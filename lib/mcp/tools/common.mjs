@@ -1,6 +1,40 @@
 // The MCP tools' shared schema pieces and helpers (see ../tools.mjs).
 
+import { createRequire } from 'node:module';
 import { posix, relative, resolve, sep } from 'node:path';
+
+/** Every API's declared options (generated from the engine's option tables). */
+const OPTIONS = createRequire(import.meta.url)('../../generated/options.js');
+
+// ---------------------------------------------------------------------------
+// The declared options (lib/generated/options.js)
+
+/** The input schema of `api`'s tool: the arguments its options declare, these required. */
+export function inputSchema(api, required) {
+  return { type: 'object', additionalProperties: false, properties: OPTIONS[api].schema, required };
+}
+
+/** `{ apiOption: 'argument' }` for the options of `api` its tool takes (to speak of arguments in API errors). */
+export function argumentNames(api) {
+  return Object.fromEntries(OPTIONS[api].options.filter((o) => o.mcp).map((o) => [o.name, o.mcp]));
+}
+
+/** The options of `api` a call's arguments give (the undefined ones left out). */
+export function apiOptions(api, args) {
+  const out = {};
+  for (const o of OPTIONS[api].options) if (o.mcp && args[o.mcp] !== undefined) out[o.name] = args[o.mcp];
+  return out;
+}
+
+/** The declared default of an option. */
+export function declaredDefault(api, name) {
+  return OPTIONS[api].options.find((o) => o.name === name).default;
+}
+
+/** The declared largest value of an integer option. */
+export function declaredMax(api, name) {
+  return OPTIONS[api].options.find((o) => o.name === name).max;
+}
 
 // ---------------------------------------------------------------------------
 // Shared schema pieces
@@ -124,20 +158,18 @@ export function TRUNCATED_LIST(unit, limit) {
   };
 }
 
-/** The API's largest maxResults (grep, findFiles). */
-export const MAX_RESULTS = 10_000_000;
-
 /**
- * The first `maxResults` (default `fallback`) entries of a capped list, and
- * whether there were more: `call` is asked for one entry more than that. A
- * maxResults out of the API's range goes to it as given, to be refused.
+ * The first `maxResults` (default: the declared one of `api`) entries of a
+ * capped list, and whether there were more: `call` is asked for one entry
+ * more than that. A maxResults out of the API's range goes to it as given,
+ * to be refused.
+ * @param {string} api
  * @param {number | undefined} maxResults
- * @param {number} fallback
  * @param {(maxResults: number) => Promise<unknown[]>} call
  */
-export async function firstN(maxResults, fallback, call) {
-  const limit = maxResults ?? fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit >= MAX_RESULTS) return { list: await call(limit), more: false };
+export async function firstN(api, maxResults, call) {
+  const limit = maxResults ?? declaredDefault(api, 'maxResults');
+  if (!Number.isInteger(limit) || limit < 1 || limit >= declaredMax(api, 'maxResults')) return { list: await call(limit), more: false };
   const list = await call(limit + 1);
   return list.length > limit ? { list: list.slice(0, limit), more: true } : { list, more: false };
 }

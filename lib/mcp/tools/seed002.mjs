@@ -1,28 +1,12 @@
 // The MCP tools of grep, find_files (seed 002): the seed's arrays, inside one object shape (see ../tools.mjs).
 
 import { fitKeyedList } from '../budget.mjs';
-import { budgetWords, defined, firstN, RECURSE_SUBMODULES, SHRUNK, STRINGS, TRUNCATED_LIST } from './common.mjs';
+import { apiOptions, argumentNames, budgetWords, firstN, inputSchema, SHRUNK, STRINGS, TRUNCATED_LIST } from './common.mjs';
 
 export const grep = {
   name: 'grep',
   description: 'Search for text patterns across files. Returns matching lines with context.',
-  inputSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      pattern: { type: 'string', description: 'Text or regex pattern to search for' },
-      path: { type: 'string', description: 'Directory or file to search (default: project root)' },
-      regex: { type: 'boolean', description: 'Treat pattern as regex (default: false)' },
-      caseSensitive: { type: 'boolean', description: 'Case sensitive search (default: false)' },
-      maxResults: { type: 'number', description: 'Maximum matches to return (default: 50)' },
-      contextLines: {
-        type: 'number',
-        description: 'Lines of context around each match, 0-20 (default: 0); context then holds them with the match line, from line contextStart',
-      },
-      recurseSubmodules: RECURSE_SUBMODULES,
-    },
-    required: ['pattern'],
-  },
+  inputSchema: inputSchema('grep', ['pattern']),
   outputSchema: {
     type: 'object',
     properties: {
@@ -46,14 +30,11 @@ export const grep = {
     },
     required: ['matches', 'truncated'],
   },
-  argumentNames: {
-    pattern: 'pattern', path: 'path', regex: 'regex', caseSensitive: 'caseSensitive', maxResults: 'maxResults', contextLines: 'contextLines',
-    recurseSubmodules: 'recurseSubmodules',
-  },
+  argumentNames: argumentNames('grep'),
   pathArgument: 'path',
   patternArgument: 'pattern',
   run: async (args, { api, root, maxResultBytes }, signal) => {
-    const { list, more } = await firstN(args.maxResults, 50, (maxResults) => api.grep(defined({ ...args, maxResults, maxResultBytes, cwd: root, signal })));
+    const { list, more } = await firstN('grep', args.maxResults, (maxResults) => api.grep({ ...apiOptions('grep', args), maxResults, maxResultBytes, cwd: root, signal }));
     return { matches: list, truncated: more };
   },
   fit: (value, args, budget) =>
@@ -66,21 +47,7 @@ export const grep = {
 export const findFiles = {
   name: 'find_files',
   description: 'Find files by name pattern (glob). Respects .gitignore.',
-  inputSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      pattern: { type: 'string', description: 'Glob pattern (e.g., "*.ts", "**/*.test.js")' },
-      path: { type: 'string', description: 'Directory to search (default: project root)' },
-      maxResults: { type: 'number', description: 'Maximum files to return (default: 100)' },
-      sizes: {
-        type: 'boolean',
-        description: "Give each file's size (default: true); false lists paths and types only, without a stat per file (faster on large trees)",
-      },
-      recurseSubmodules: RECURSE_SUBMODULES,
-    },
-    required: ['pattern'],
-  },
+  inputSchema: inputSchema('findFiles', ['pattern']),
   outputSchema: {
     type: 'object',
     properties: {
@@ -102,10 +69,10 @@ export const findFiles = {
     },
     required: ['files', 'truncated'],
   },
-  argumentNames: { pattern: 'pattern', path: 'path', maxResults: 'maxResults', sizes: 'sizes', recurseSubmodules: 'recurseSubmodules' },
+  argumentNames: argumentNames('findFiles'),
   pathArgument: 'path',
   run: async (args, { api, root }, signal) => {
-    const { list, more } = await firstN(args.maxResults, 100, (maxResults) => api.findFiles(defined({ ...args, maxResults, cwd: root }), signal));
+    const { list, more } = await firstN('findFiles', args.maxResults, (maxResults) => api.findFiles({ ...apiOptions('findFiles', args), maxResults, cwd: root }, signal));
     return { files: list, truncated: more };
   },
   fit: (value, args, budget) => fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>

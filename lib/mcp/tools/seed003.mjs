@@ -2,28 +2,12 @@
 
 import { renderOutline } from '../../render/outline.mjs';
 import { clampStrings, fitKeyedList, fitText } from '../budget.mjs';
-import { budgetWords, defined, nextPage, RECURSE_SUBMODULES, rootRelative, RUNNING, RUNNING_REQUIRED, SHRUNK, SKIP_COUNTS_CAMEL, STRINGS, SYMBOL, WITH_SYMBOLS } from './common.mjs';
+import { apiOptions, argumentNames, budgetWords, inputSchema, nextPage, rootRelative, RUNNING, RUNNING_REQUIRED, SHRUNK, SKIP_COUNTS_CAMEL, SYMBOL } from './common.mjs';
 
 export const searchCode = {
   name: 'search_code',
   description: 'Search for text or patterns across the codebase using ripgrep.',
-  inputSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      query: { type: 'string', description: 'Search term or regex pattern' },
-      path: { type: 'string', description: 'Limit search to this file or directory' },
-      is_regex: { type: 'boolean', description: 'Treat query as regex (default: false)' },
-      case_sensitive: { type: 'boolean', description: 'Case-sensitive search (default: false)' },
-      max_results: { type: 'integer', description: 'Max matching lines to return (default: 50)' },
-      offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
-      include_extensions: { ...STRINGS, description: 'Only files with these extensions (e.g. [".ts", ".tsx"])' },
-      exclude_patterns: { ...STRINGS, description: 'Glob patterns to exclude (a name without / matches at any depth)' },
-      with_symbols: WITH_SYMBOLS,
-      recurse_submodules: RECURSE_SUBMODULES,
-    },
-    required: ['query'],
-  },
+  inputSchema: inputSchema('searchCode', ['query']),
   outputSchema: {
     type: 'object',
     properties: {
@@ -56,39 +40,11 @@ export const searchCode = {
     anyOf: [{ required: ['query', 'matchCount', 'matches', 'truncated'] }, RUNNING_REQUIRED],
   },
   background: true,
-  argumentNames: {
-    query: 'query',
-    path: 'path',
-    isRegex: 'is_regex',
-    caseSensitive: 'case_sensitive',
-    maxResults: 'max_results',
-    offset: 'offset',
-    includeExtensions: 'include_extensions',
-    excludePatterns: 'exclude_patterns',
-    withSymbols: 'with_symbols',
-    recurseSubmodules: 'recurse_submodules',
-  },
+  argumentNames: argumentNames('searchCode'),
   pathArgument: 'path',
   patternArgument: 'query',
   run: (args, { api, root, maxResultBytes }, signal, onProgress) =>
-    api.searchCode(
-      args.query,
-      defined({
-        path: args.path,
-        isRegex: args.is_regex,
-        caseSensitive: args.case_sensitive,
-        maxResults: args.max_results,
-        offset: args.offset,
-        includeExtensions: args.include_extensions,
-        excludePatterns: args.exclude_patterns,
-        withSymbols: args.with_symbols,
-        recurseSubmodules: args.recurse_submodules,
-        maxResultBytes,
-        cwd: root,
-        signal,
-        onProgress,
-      }),
-    ),
+    api.searchCode(args.query, { ...apiOptions('searchCode', args), maxResultBytes, cwd: root, signal, onProgress }),
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.path, budget, (k, n) =>
       `${budgetWords()}: it shows the first ${k} of its ${n} matching lines and the matching lines per directory and file. ` +

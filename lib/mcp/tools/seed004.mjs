@@ -1,7 +1,7 @@
 // The MCP tools of glob_files, grep_content (seed 004) (see ../tools.mjs).
 
 import { fitKeyedList } from '../budget.mjs';
-import { BACKGROUND_NOTE, budgetWords, defined, nextPage, RECURSE_SUBMODULES, RUNNING, RUNNING_REQUIRED, SHRUNK, SKIP_COUNTS, snakeKeys, STRINGS, SYMBOL, WITH_SYMBOLS } from './common.mjs';
+import { apiOptions, argumentNames, BACKGROUND_NOTE, budgetWords, inputSchema, nextPage, RUNNING, RUNNING_REQUIRED, SHRUNK, SKIP_COUNTS, snakeKeys, STRINGS, SYMBOL } from './common.mjs';
 import { fitFileList } from './seed002.mjs';
 
 export const globFiles = {
@@ -13,23 +13,7 @@ export const globFiles = {
     '.idea, .vscode, *.min.js, *.min.css and .gitignore\'d paths (the project file .smart-file-query.json can change ' +
     'the list); hidden paths only with include_hidden.' +
     BACKGROUND_NOTE,
-  inputSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      pattern: { type: 'string', description: 'Glob pattern (e.g., **/*.py), relative to root' },
-      root: { type: 'string', description: 'Root directory (default: cwd, the server root); must be inside the server root' },
-      max_results: { type: 'integer', description: 'Max files to return (default: config max_results, else 500)' },
-      include_hidden: { type: 'boolean', description: 'Include hidden files (default: false)' },
-      offset: { type: 'integer', description: 'Skip this many files first, to page through a long answer (default: 0)' },
-      sizes: {
-        type: 'boolean',
-        description: 'Give each file its size and modified (default: true); false gives path and absolute_path only, without a stat per file (faster on large trees)',
-      },
-      recurse_submodules: RECURSE_SUBMODULES,
-    },
-    required: ['pattern'],
-  },
+  inputSchema: inputSchema('globFiles', ['pattern']),
   outputSchema: {
     type: 'object',
     properties: {
@@ -57,28 +41,12 @@ export const globFiles = {
     anyOf: [{ required: ['files', 'total', 'returned', 'truncated', 'root', 'pattern'] }, RUNNING_REQUIRED],
   },
   background: true,
-  argumentNames: {
-    pattern: 'pattern', root: 'root', maxResults: 'max_results', includeHidden: 'include_hidden', offset: 'offset', sizes: 'sizes',
-    recurseSubmodules: 'recurse_submodules',
-  },
+  argumentNames: argumentNames('globFiles'),
   pathArgument: 'root',
   patternArgument: 'pattern',
   run: async (args, { api, root }, signal, onProgress) =>
     snakeKeys(
-      await api.globFiles(
-        defined({
-          pattern: args.pattern,
-          root: args.root,
-          maxResults: args.max_results,
-          includeHidden: args.include_hidden,
-          offset: args.offset,
-          sizes: args.sizes,
-          recurseSubmodules: args.recurse_submodules,
-          cwd: root,
-          signal,
-          onProgress,
-        }),
-      ),
+      await api.globFiles({ ...apiOptions('globFiles', args), cwd: root, signal, onProgress }),
     ),
   fit: (value, args, budget) =>
     fitFileList(value, 'files', (f) => f.path, budget, (k, n) =>
@@ -96,22 +64,7 @@ export const grepContent = {
     'files_with_matches, files_searched, truncated, pattern, path, file_glob}; case-sensitive, 2 lines of context ' +
     'and 500 matches by default; skips the same paths as glob_files, binary files and files over 1024 KB.' +
     BACKGROUND_NOTE,
-  inputSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      pattern: { type: 'string', description: 'Regex pattern to search' },
-      path: { type: 'string', description: 'File or directory to search (default: cwd, the server root)' },
-      file_glob: { type: 'string', description: 'Only search matching files (e.g. *.py; without / it matches names at any depth)' },
-      context_lines: { type: 'integer', description: 'Lines of context (default: 2)' },
-      case_sensitive: { type: 'boolean', description: 'Case-sensitive (default: true)' },
-      max_results: { type: 'integer', description: 'Max matches to return (default: config max_results, else 500)' },
-      offset: { type: 'integer', description: 'Skip this many matching lines first, to page through a long answer (default: 0)' },
-      with_symbols: WITH_SYMBOLS,
-      recurse_submodules: RECURSE_SUBMODULES,
-    },
-    required: ['pattern'],
-  },
+  inputSchema: inputSchema('grepContent', ['pattern']),
   outputSchema: {
     type: 'object',
     properties: {
@@ -151,38 +104,12 @@ export const grepContent = {
     anyOf: [{ required: ['matches', 'total_matches', 'files_with_matches', 'files_searched', 'truncated'] }, RUNNING_REQUIRED],
   },
   background: true,
-  argumentNames: {
-    pattern: 'pattern',
-    path: 'path',
-    fileGlob: 'file_glob',
-    contextLines: 'context_lines',
-    caseSensitive: 'case_sensitive',
-    maxResults: 'max_results',
-    offset: 'offset',
-    withSymbols: 'with_symbols',
-    recurseSubmodules: 'recurse_submodules',
-  },
+  argumentNames: argumentNames('grepContent'),
   pathArgument: 'path',
   patternArgument: 'pattern',
   run: async (args, { api, root, maxResultBytes }, signal, onProgress) =>
     snakeKeys(
-      await api.grepContent(
-        defined({
-          pattern: args.pattern,
-          path: args.path,
-          fileGlob: args.file_glob,
-          contextLines: args.context_lines,
-          caseSensitive: args.case_sensitive,
-          maxResults: args.max_results,
-          offset: args.offset,
-          withSymbols: args.with_symbols,
-          recurseSubmodules: args.recurse_submodules,
-          maxResultBytes,
-          cwd: root,
-          signal,
-          onProgress,
-        }),
-      ),
+      await api.grepContent({ ...apiOptions('grepContent', args), maxResultBytes, cwd: root, signal, onProgress }),
     ),
   fit: (value, args, budget) =>
     fitKeyedList(value, 'matches', (m) => m.file, budget, (k, n) =>

@@ -11,17 +11,35 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
             "pattern",
             Kind::Str,
             "regex pattern to search (JavaScript; Python's (?P<name>) accepted)",
-        ),
-        opt("path", Kind::Str, "file or directory to search (default: the root)"),
-        opt("fileGlob", Kind::Str, "only search matching files (without '/': names at any depth)"),
-        opt("contextLines", Kind::Int(0, 20), "lines of context (default: config, else 2)"),
-        opt("caseSensitive", Kind::Bool, "case-sensitive (default: true)"),
+        )
+        .mcp_same("Regex pattern to search"),
+        opt("path", Kind::Str, "file or directory to search (default: the root)")
+            .mcp_same("File or directory to search (default: cwd, the server root)"),
+        opt("fileGlob", Kind::Str, "only search matching files (without '/': names at any depth)")
+            .mcp(
+                "file_glob",
+                "Only search matching files (e.g. *.py; without / it matches names at any depth)",
+            ),
+        opt("contextLines", Kind::Int(0, 20), "lines of context (default: config, else 2)")
+            .default_int(2)
+            .mcp("context_lines", "Lines of context (default: 2)"),
+        opt("caseSensitive", Kind::Bool, "case-sensitive (default: true)")
+            .default_bool(true)
+            .mcp("case_sensitive", "Case-sensitive (default: true)"),
         opt(
             "maxResults",
             Kind::Int(1, MAX_RESULTS),
             "max matches to return (default: config, else 500)",
-        ),
-        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)"),
+        )
+        .default_int(500)
+        .mcp("max_results", "Max matches to return (default: config max_results, else 500)"),
+        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)")
+            .default_int(0)
+            .mcp_same(
+                "Skip this many matching lines first, to page through a long answer (default: 0)",
+            ),
+        x[1],
+        c[6],
         opt(
             "excludePatterns",
             Kind::List,
@@ -31,15 +49,16 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
             "excludeMode",
             Kind::Str,
             "'extend' (default) adds to the default exclusions, 'replace' replaces them",
-        ),
+        )
+        .default_str("extend"),
         opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
         opt(
             "maxFileSizeKB",
             Kind::Int(1, 1 << 20),
             "skip larger files (default: config, else 1024)",
-        ),
+        )
+        .default_int(1024),
         x[0],
-        x[1],
         x[2],
         c[0],
         c[1],
@@ -47,7 +66,6 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
         c[3],
         c[4],
         c[5],
-        c[6],
     ]
 };
 
@@ -179,10 +197,10 @@ pub fn grep_content(
     let t = GREP_CONTENT_OPTIONS;
     let source = query_of(raw, "pattern", pattern, "a regex")?;
     let case =
-        if bool_or(raw, "caseSensitive", true)? { Case::Sensitive } else { Case::Insensitive };
+        if raw.bool_default("caseSensitive", t)? { Case::Sensitive } else { Case::Insensitive };
     let matcher = PatternSpec::new(source.clone(), Syntax::PythonRegex, case)
         .compile("grepContent", "pattern")?
-        .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
+        .with_timeout(raw.int_of("regexTimeoutMs", t)?);
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let config = ProjectConfig::load(&root)?;
     let file_glob = raw.string("fileGlob")?.filter(|g| !g.trim().is_empty());
@@ -201,22 +219,22 @@ pub fn grep_content(
         include,
         matcher,
         reader: Reader::new(
-            raw.int_or("maxFileSizeKB", t, config.max_file_size_kb.unwrap_or(1024))? * 1024,
+            raw.int_or_config("maxFileSizeKB", t, config.max_file_size_kb)? * 1024,
             Encoding::Utf8,
             raw.source().clone(),
         ),
-        context_lines: raw.int_or("contextLines", t, config.context_lines.unwrap_or(2))? as usize,
-        max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
-        max_result_bytes: raw.int_or("maxResultBytes", t, DEFAULT_MAX_RESULT_BYTES)?,
-        offset: raw.int_or("offset", t, 0)? as usize,
-        max_results: raw.int_or("maxResults", t, config.max_results.unwrap_or(500))? as usize,
+        context_lines: raw.int_or_config("contextLines", t, config.context_lines)? as usize,
+        max_line_length: raw.int_default("maxLineLength", t)? as usize,
+        max_result_bytes: raw.int_default("maxResultBytes", t)?,
+        offset: raw.int_default("offset", t)? as usize,
+        max_results: raw.int_or_config("maxResults", t, config.max_results)? as usize,
         count_all: true,
         threads: raw.threads()?,
-        time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
-        with_symbols: bool_or(raw, "withSymbols", false)?,
-        hint: raw.int("hintMs", 0, 60_000)? != Some(0),
-        hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
-        recurse_submodules: bool_or(raw, "recurseSubmodules", false)?,
+        time_budget: raw.int_of("timeBudgetMs", t)?.map(Duration::from_millis),
+        with_symbols: raw.bool_default("withSymbols", t)?,
+        hint: raw.int_of("hintMs", t)? != Some(0),
+        hint_time: raw.int_of("hintMs", t)?.map(Duration::from_millis),
+        recurse_submodules: raw.bool_default("recurseSubmodules", t)?,
         root,
     };
     let found = scan.run(cancel, started)?;

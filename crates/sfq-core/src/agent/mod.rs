@@ -42,33 +42,40 @@ macro_rules! common_options {
                 "cwd",
                 Kind::Str,
                 "workspace root; paths are relative to it (default: process.cwd())",
-            ),
+            )
+            .default_prose("process.cwd()"),
             opt(
                 "timeoutMs",
                 Kind::Int(1, MAX_TIMEOUT_MS),
                 "reject with ETIMEOUT after this many milliseconds",
             ),
-            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
+            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
+                .default_prose("the machine's parallelism"),
             opt(
                 "regexTimeoutMs",
                 Kind::Int(1, MAX_TIMEOUT_MS),
                 "time the backtracking engine may spend on one file before skipping it (default 1000)",
-            ),
+            )
+            .default_int(crate::matcher::DEFAULT_REGEX_TIMEOUT.as_millis() as u64),
             opt(
                 "maxLineLength",
                 Kind::Int(0, 10_000_000),
                 "cut longer lines to a window around the match (0: off; default 500)",
-            ),
+            )
+            .default_int(500),
             opt(
                 "maxResultBytes",
                 Kind::Int(1024, MAX_RESULT_BYTES),
                 "the most the returned lines may take as JSON (default 256 MiB); lines past it are counted, not returned",
-            ),
+            )
+            .default_int(DEFAULT_MAX_RESULT_BYTES),
             opt(
                 "recurseSubmodules",
                 Kind::Bool,
                 "search initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
-            ),
+            )
+            .default_bool(false)
+            .mcp("recurse_submodules", crate::options::RECURSE_SUBMODULES_MCP),
         ]
     };
 }
@@ -87,12 +94,18 @@ macro_rules! result_options {
                 "withSymbols",
                 Kind::Bool,
                 "label each match with its innermost outline item (name, kind, range)",
+            )
+            .default_bool(false)
+            .mcp(
+                "with_symbols",
+                "Label each match with the innermost class/function/method holding it: symbol {name, kind, range} (default: false)",
             ),
             opt(
                 "hintMs",
                 Kind::Int(0, 60_000),
                 "time for the hint's look at excluded files when nothing matched (0: no hint; default 5% of the search, 5 ms..1 s)",
-            ),
+            )
+            .default_prose("a twentieth of the search's own time, 5 ms to 1 s"),
         ]
     };
 }
@@ -179,10 +192,6 @@ fn resolve_base(root: &Path, path: Option<String>) -> Result<Base> {
     } else {
         Ok(Base::File(Candidate::named(rel, abs, meta.is_file())))
     }
-}
-
-fn bool_or(raw: &RawOptions, key: &str, default: bool) -> Result<bool> {
-    Ok(raw.bool(key)?.unwrap_or(default))
 }
 
 fn query_of(

@@ -7,24 +7,42 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
     let c = common_options!();
     let x = result_options!();
     [
-        opt("query", Kind::Str, "the text (or regex, with isRegex) to search for"),
-        opt("path", Kind::Str, "a file or folder under the root to search (default: the root)"),
+        opt("query", Kind::Str, "the text (or regex, with isRegex) to search for")
+            .mcp_same("Search term or regex pattern"),
+        opt("path", Kind::Str, "a file or folder under the root to search (default: the root)")
+            .mcp_same("Limit search to this file or directory"),
+        opt("isRegex", Kind::Bool, "read the query as a JavaScript regex (default: false, a literal)")
+            .default_bool(false)
+            .mcp("is_regex", "Treat query as regex (default: false)"),
         opt(
             "caseSensitive",
             Kind::Bool,
             "true/false; default smart case (insensitive unless the query has an upper-case letter)",
-        ),
-        opt("isRegex", Kind::Bool, "read the query as a JavaScript regex (default: literal)"),
-        opt("maxResults", Kind::Int(1, MAX_RESULTS), "matching lines returned (default 50)"),
-        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)"),
-        opt("includeExtensions", Kind::List, "only files with these extensions ('.ts' or 'ts')"),
+        )
+        .default_prose("smart case (insensitive unless the query has an upper-case letter)")
+        .mcp("case_sensitive", "Case-sensitive search (default: false)"),
+        opt("maxResults", Kind::Int(1, MAX_RESULTS), "matching lines returned (default 50)")
+            .default_int(50)
+            .mcp("max_results", "Max matching lines to return (default: 50)"),
+        opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)")
+            .default_int(0)
+            .mcp_same(
+                "Skip this many matching lines first, to page through a long answer (default: 0)",
+            ),
+        opt("includeExtensions", Kind::List, "only files with these extensions ('.ts' or 'ts')")
+            .mcp("include_extensions", "Only files with these extensions (e.g. [\".ts\", \".tsx\"])"),
         opt(
             "excludePatterns",
             Kind::List,
             "globs to exclude besides .gitignore, .git and node_modules",
+        )
+        .mcp(
+            "exclude_patterns",
+            "Glob patterns to exclude (a name without / matches at any depth)",
         ),
-        x[0],
         x[1],
+        c[6],
+        x[0],
         x[2],
         c[0],
         c[1],
@@ -32,7 +50,6 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
         c[3],
         c[4],
         c[5],
-        c[6],
     ]
 };
 
@@ -117,10 +134,10 @@ pub fn search_code(
         Some(true) => Case::Sensitive,
         Some(false) => Case::Insensitive,
     };
-    let syntax = if bool_or(raw, "isRegex", false)? { Syntax::Regex } else { Syntax::Literal };
+    let syntax = if raw.bool_default("isRegex", t)? { Syntax::Regex } else { Syntax::Literal };
     let matcher = PatternSpec::new(source.clone(), syntax, case)
         .compile("searchCode", "query")?
-        .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
+        .with_timeout(raw.int_of("regexTimeoutMs", t)?);
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let mut excludes = Excludes::from_entries(SEED003_EXCLUDES);
     excludes.extend_entries(&raw.string_list("excludePatterns")?.unwrap_or_default());
@@ -132,17 +149,17 @@ pub fn search_code(
         matcher,
         reader: Reader::new(1024 * 1024, Encoding::Utf8, raw.source().clone()),
         context_lines: 0,
-        max_line_length: raw.int_or("maxLineLength", t, 500)? as usize,
-        max_result_bytes: raw.int_or("maxResultBytes", t, DEFAULT_MAX_RESULT_BYTES)?,
-        offset: raw.int_or("offset", t, 0)? as usize,
-        max_results: raw.int_or("maxResults", t, 50)? as usize,
+        max_line_length: raw.int_default("maxLineLength", t)? as usize,
+        max_result_bytes: raw.int_default("maxResultBytes", t)?,
+        offset: raw.int_default("offset", t)? as usize,
+        max_results: raw.int_default("maxResults", t)? as usize,
         count_all: true,
         threads: raw.threads()?,
-        time_budget: raw.int("timeBudgetMs", 1, MAX_TIMEOUT_MS)?.map(Duration::from_millis),
-        with_symbols: bool_or(raw, "withSymbols", false)?,
-        hint: raw.int("hintMs", 0, 60_000)? != Some(0),
-        hint_time: raw.int("hintMs", 0, 60_000)?.map(Duration::from_millis),
-        recurse_submodules: bool_or(raw, "recurseSubmodules", false)?,
+        time_budget: raw.int_of("timeBudgetMs", t)?.map(Duration::from_millis),
+        with_symbols: raw.bool_default("withSymbols", t)?,
+        hint: raw.int_of("hintMs", t)? != Some(0),
+        hint_time: raw.int_of("hintMs", t)?.map(Duration::from_millis),
+        recurse_submodules: raw.bool_default("recurseSubmodules", t)?,
     };
     let found = scan.run(cancel, started)?;
     let truncated = scan.truncated(&found);

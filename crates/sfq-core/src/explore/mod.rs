@@ -74,24 +74,45 @@ use mode::has_unescaped_bar;
 use mode::short_term_warning;
 pub use scope::Scope;
 
-/// The options every command takes.
+/// The query modes (`mode`).
+pub const MODES: &[&str] = &["fixed", "identifier", "word", "regex"];
+
+/// What the MCP tools say of `mode`.
+const MODE_MCP: &str = "'fixed' (default): the term anywhere; 'identifier': no [A-Za-z0-9_] on either side; \
+     'word': no word character on either side (as rg -w). Prefer identifier or word for short or common terms.";
+const MODE_MCP_REGEX: &str = "'fixed' (default): the term anywhere; 'identifier': no [A-Za-z0-9_] on either side; \
+     'word': no word character on either side (as rg -w). Prefer identifier or word for short or common terms. \
+     'regex': a JavaScript regex (an unescaped | is refused: compare alternatives with survey).";
+
+/// The options every command takes, with the command's budget (`maxLines`
+/// and `maxBytes` may only lower it).
 macro_rules! explore_options {
-    () => {
+    ($budget:expr, $lines_doc:expr, $bytes_doc:expr) => {
         [
-            opt("mode", Kind::Str, "'fixed' (default), 'identifier', 'word' or 'regex'"),
-            // Bounds are checked per command (they depend on its budget).
-            opt("maxLines", Kind::Int(1, u64::MAX), "lower the output's line budget"),
-            opt("maxBytes", Kind::Int(1, u64::MAX), "lower the output's byte budget"),
-            opt("cwd", Kind::Str, "the root; paths are relative to it (default: process.cwd())"),
+            opt("maxLines", Kind::Int(1, u64::MAX), "lower the output's line budget")
+                .default_int($budget.lines as u64)
+                .mcp("max_lines", $lines_doc),
+            opt("maxBytes", Kind::Int(1, u64::MAX), "lower the output's byte budget")
+                .default_int($budget.bytes as u64)
+                .mcp("max_bytes", $bytes_doc),
+            opt("cwd", Kind::Str, "the root; paths are relative to it (default: process.cwd())")
+                .default_prose("process.cwd()"),
             opt(
                 "timeoutMs",
                 Kind::Int(1, (1 << 31) - 1),
                 "reject with ETIMEOUT after this many milliseconds",
             ),
-            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)"),
+            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
+                .default_prose("the machine's parallelism"),
         ]
     };
 }
+
+/// The query mode, as the commands that search take it.
+const MODE: OptSpec =
+    opt("mode", Kind::OneOf(MODES), "'fixed' (default), 'identifier', 'word' or 'regex'")
+        .default_str("fixed")
+        .mcp_same(MODE_MCP_REGEX);
 
 /// The option of the commands that walk folders (not `show`, which reads
 /// one file).
@@ -99,53 +120,89 @@ const RECURSE_SUBMODULES: OptSpec = opt(
     "recurseSubmodules",
     Kind::Bool,
     "search initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
-);
+)
+.default_bool(false)
+.mcp("recurse_submodules", crate::options::RECURSE_SUBMODULES_MCP);
+
+/// `paths` of scout and sample.
+const PATHS: OptSpec =
+    opt("paths", Kind::List, "files or folders to search (default: the whole root)")
+        .mcp_same("Files or folders under the root to search (default: the whole root)");
+
+/// `query` of scout, sample and show.
+const QUERY: OptSpec =
+    opt("query", Kind::Str, "the text (or regex, in mode 'regex') to search for")
+        .mcp_same("The text (or regex, with mode \"regex\") to search for");
 
 /// `survey`'s options.
 pub const SURVEY_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!();
+    let c = explore_options!(
+        survey::BUDGET,
+        "Lower the output budget (default 20 lines)",
+        "Lower the output budget (default 4000 bytes)"
+    );
     [
-        opt("terms", Kind::List, "fixed terms to compare (1 to 12)"),
-        opt("paths", Kind::List, "paths to compare (up to 8; default: the whole root)"),
+        opt("terms", Kind::List, "fixed terms to compare (1 to 12)")
+            .mcp_same("The terms to compare (1 to 12)"),
+        opt("paths", Kind::List, "paths to compare (up to 8; default: the whole root)")
+            .mcp_same("Up to 8 files or folders to compare (default: the top-level folders)"),
+        opt(
+            "mode",
+            Kind::OneOf(MODES),
+            "'fixed' (default), 'identifier' or 'word' ('regex' is refused)",
+        )
+        .default_str("fixed")
+        .mcp_same(MODE_MCP)
+        .mcp_values(&["fixed", "identifier", "word"]),
         RECURSE_SUBMODULES,
         c[0],
         c[1],
         c[2],
         c[3],
         c[4],
-        c[5],
     ]
 };
 
-/// `scout`'s and `sample`'s options.
+/// `scout`'s options.
 pub const SCOUT_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!();
-    [
-        opt("query", Kind::Str, "the text (or regex, in mode 'regex') to search for"),
-        opt("paths", Kind::List, "files or folders to search (default: the whole root)"),
-        RECURSE_SUBMODULES,
-        c[0],
-        c[1],
-        c[2],
-        c[3],
-        c[4],
-        c[5],
-    ]
+    let c = explore_options!(
+        scout::BUDGET,
+        "Lower the output budget (default 15 lines)",
+        "Lower the output budget (default 4000 bytes)"
+    );
+    [QUERY, PATHS, MODE, RECURSE_SUBMODULES, c[0], c[1], c[2], c[3], c[4]]
+};
+
+/// `sample`'s options.
+pub const SAMPLE_OPTIONS: &[OptSpec] = &{
+    let c = explore_options!(
+        sample::BUDGET,
+        "Lower the output budget (default 20 lines)",
+        "Lower the output budget (default 6000 bytes)"
+    );
+    [QUERY, PATHS, MODE, RECURSE_SUBMODULES, c[0], c[1], c[2], c[3], c[4]]
 };
 
 /// `show`'s options.
 pub const SHOW_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!();
+    let c = explore_options!(
+        show::BUDGET,
+        "Lower the output budget (default 30 lines)",
+        "Lower the output budget (default 8000 bytes)"
+    );
     [
-        opt("query", Kind::Str, "the text (or regex, in mode 'regex') to search for"),
-        opt("file", Kind::Str, "the one file to show snippets of"),
-        opt("context", Kind::Int(0, show::MAX_CONTEXT as u64), "lines of context (default 2)"),
+        QUERY,
+        opt("file", Kind::Str, "the one file to show snippets of")
+            .mcp_same("The file (under the root)"),
+        opt("context", Kind::Int(0, show::MAX_CONTEXT as u64), "lines of context (default 2)")
+            .default_int(show::DEFAULT_CONTEXT as u64)
+            .mcp_same("Lines of context around each match, 0 to 5 (default 2)"),
+        MODE,
         c[0],
         c[1],
         c[2],
         c[3],
         c[4],
-        c[5],
     ]
 };
 

@@ -87,8 +87,7 @@ pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
     let query = required(raw, "query", "the text to search for")?;
     let matcher = mode.compile(api, "query", &query, true)?;
     let budget = Budget::from_options(raw, BUDGET)?;
-    let context =
-        raw.int("context", 0, MAX_CONTEXT as u64)?.map_or(DEFAULT_CONTEXT, |c| c as usize);
+    let context = raw.int_default("context", super::SHOW_OPTIONS)? as usize;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let file = required(raw, "file", "the file to show")?;
     let (abs, rel) = resolve_inside(&root, &file)?;

@@ -17,31 +17,78 @@ use crate::error::Result;
 use crate::excludes::Excludes;
 use crate::jsstr::JsStr;
 use crate::matcher::Matcher;
-use crate::options::RawOptions;
+use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::resolve_root;
 use crate::search::Mode;
 use crate::text::Encoding;
 use sfq_walk::glob::GlobSet;
 
-/// The option names `smartFileQuery` accepts.
-pub const OPTION_NAMES: &[&str] = &[
-    "regex",
-    "flags",
-    "glob",
-    "ignore",
-    "contextLines",
-    "includeAllContent",
-    "maxFileSizeKB",
-    "maxMatches",
-    "encoding",
-    "multiline",
-    "maxLineLength",
-    "maxResultBytes",
-    "regexTimeoutMs",
-    "cwd",
-    "timeoutMs",
-    "threads",
-    "recurseSubmodules",
+/// `smartFileQuery`'s options (checked where they are read, in the order
+/// the seed's script checks them, not all at parse time). The MCP tool
+/// `smart_file_query` takes them under the same names.
+pub const OPTIONS: &[OptSpec] = &[
+    opt("regex", Kind::Str, "the JavaScript regex source, without slashes").mcp_same(
+        "JavaScript regex pattern (no surrounding slashes). Passed directly to new RegExp(pattern, flags) \
+         and run line by line.",
+    ),
+    opt("flags", Kind::Str, "regex flags (i, m, s, u, v; g and d accepted; y refused)")
+        .default_str("")
+        .mcp_same("Optional regex flags (i, m, s, u, v; g and d accepted; y refused). Default ''."),
+    opt("glob", Kind::List, "repo-relative globs limiting the candidate files (default **/*)")
+        .default_str(DEFAULT_GLOB)
+        .mcp_same(
+            "Repo-relative glob(s) limiting candidate files. Accepts *, ?, **, {a,b}. A string or a list. \
+             Default **/*.",
+        ),
+    opt("ignore", Kind::List, "globs to exclude, added to .git/**, **/node_modules/**, **/.turbo/**")
+        .mcp_same(
+            "Globs to exclude, added to the defaults (.git/**, **/node_modules/**, **/.turbo/**). A string or \
+             a list.",
+        ),
+    opt("contextLines", Kind::Int(0, MAX_CONTEXT_LINES), "lines before and after each match (default 2)")
+        .default_int(2)
+        .mcp_same("Number of surrounding lines to include before/after each match (0-20). Default 2."),
+    opt("includeAllContent", Kind::Bool, "embed each matching file's whole content (default false)")
+        .default_bool(false)
+        .mcp_same(
+            "Embed the full file contents for every file with at least one match (subject to size limits). \
+             Default false.",
+        ),
+    opt("maxFileSizeKB", Kind::Int(1, MAX_FILE_SIZE_KB), "skip larger files (default 256)")
+        .default_int(256)
+        .mcp_same("Skip files larger than this size (in kilobytes). Default 256."),
+    opt("maxMatches", Kind::Int(1, MAX_MATCHES), "the most matches returned (default 500)")
+        .default_int(500)
+        .mcp_same(
+            "Hard cap on total matches returned; when exceeded, output is truncated and truncated flags set. \
+             Default 500.",
+        ),
+    opt("encoding", Kind::Str, "utf8 (default), utf16le, latin1 or ascii")
+        .default_str("utf8")
+        .mcp_same("File encoding for reads: utf8 (default), utf16le, latin1 or ascii."),
+    opt("multiline", Kind::Bool, "match each file's whole text (default false: line by line)")
+        .default_bool(false)
+        .mcp_same(
+            "Match against each file's whole text, so a match can span lines. Default false (line by line).",
+        ),
+    opt("recurseSubmodules", Kind::Bool, "search initialised git submodules too (default false)")
+        .default_bool(false)
+        .mcp_same(crate::options::RECURSE_SUBMODULES_MCP),
+    opt("maxLineLength", Kind::Int(0, 10_000_000), "cut longer lines to a window around the match (default 0: never)")
+        .default_int(0)
+        .mcp_same(
+            "Cut lines (the match's and its context) longer than this many characters to a window of that many \
+             around the match, with … at each cut end; use it on minified or generated files, where one line \
+             can be megabytes. Default 0 (never).",
+        ),
+    opt("maxResultBytes", Kind::Int(1024, MAX_RESULT_BYTES), "the most the results may take as JSON (default 256 MiB)")
+        .default_int(DEFAULT_MAX_RESULT_BYTES),
+    opt("regexTimeoutMs", Kind::Int(1, MAX_TIMEOUT_MS), "time the backtracking engine may spend on one file (default 1000)")
+        .default_int(crate::matcher::DEFAULT_REGEX_TIMEOUT.as_millis() as u64),
+    opt("cwd", Kind::Str, "the root (default: process.cwd())").default_prose("process.cwd()"),
+    opt("timeoutMs", Kind::Int(1, MAX_TIMEOUT_MS), "reject with ETIMEOUT after this many milliseconds"),
+    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
+        .default_prose("the machine's parallelism"),
 ];
 
 /// The ignore globs every query starts with (the user's extend them).
@@ -178,6 +225,7 @@ impl SfqConfig {
     /// Validates `raw`; `pattern` is the regex source when the wrapper passed
     /// it beside the JSON (so that lone surrogates survive).
     pub fn from_options(raw: &RawOptions, pattern: Option<Vec<u16>>) -> Result<SfqConfig> {
+        let t = OPTIONS;
         let regex = match pattern {
             Some(p) => p,
             None => match raw.string("regex")? {
@@ -190,10 +238,10 @@ impl SfqConfig {
             },
         };
         let flags = raw.string("flags")?.unwrap_or_default();
-        let multiline = raw.bool("multiline")?.unwrap_or(false);
+        let multiline = raw.bool_default("multiline", t)?;
         let matcher =
             Matcher::new(&regex, &flags, if multiline { Mode::Whole } else { Mode::Lines })?
-                .with_timeout(raw.int("regexTimeoutMs", 1, MAX_TIMEOUT_MS)?);
+                .with_timeout(raw.int_of("regexTimeoutMs", t)?);
         let mut glob = non_empty(raw.string_list("glob")?);
         if glob.is_empty() {
             glob.push(DEFAULT_GLOB.to_string());
@@ -211,27 +259,27 @@ impl SfqConfig {
             None => Encoding::Utf8,
         };
         let root = resolve_root(raw.string("cwd")?.as_deref())?;
-        let max_result_bytes = raw.int("maxResultBytes", 1024, MAX_RESULT_BYTES)?;
+        let max_result_bytes = raw.int_of("maxResultBytes", t)?;
         Ok(SfqConfig {
             regex,
             flags,
             matcher,
             glob,
             ignore,
-            context_lines: raw.int("contextLines", 0, MAX_CONTEXT_LINES)?.unwrap_or(2) as usize,
-            include_all_content: raw.bool("includeAllContent")?.unwrap_or(false),
-            max_file_size_kb: raw.int("maxFileSizeKB", 1, MAX_FILE_SIZE_KB)?.unwrap_or(256),
-            max_matches: raw.int("maxMatches", 1, MAX_MATCHES)?.unwrap_or(500),
+            context_lines: raw.int_default("contextLines", t)? as usize,
+            include_all_content: raw.bool_default("includeAllContent", t)?,
+            max_file_size_kb: raw.int_default("maxFileSizeKB", t)?,
+            max_matches: raw.int_default("maxMatches", t)?,
             encoding,
             multiline,
-            max_line_length: raw.int("maxLineLength", 0, 10_000_000)?.unwrap_or(0) as usize,
-            max_result_bytes: max_result_bytes.unwrap_or(DEFAULT_MAX_RESULT_BYTES),
+            max_line_length: raw.int_default("maxLineLength", t)? as usize,
+            max_result_bytes: raw.int_default("maxResultBytes", t)?,
             max_result_bytes_given: max_result_bytes.is_some(),
             source: raw.source().clone(),
             root,
             threads: raw.threads()?,
-            recurse_submodules: raw.bool("recurseSubmodules")?.unwrap_or(false),
-            timeout_ms: raw.int("timeoutMs", 1, MAX_TIMEOUT_MS)?,
+            recurse_submodules: raw.bool_default("recurseSubmodules", t)?,
+            timeout_ms: raw.int_of("timeoutMs", t)?,
             excludes,
             filter,
             hint,

@@ -7,7 +7,7 @@ use crate::{Encoded, Format};
 
 fn config(root: &std::path::Path, extra: &str) -> SfqConfig {
     let json = format!(r#"{{"regex":"a\\w*|\\uD83D","cwd":{:?}{extra}}}"#, root.to_str().unwrap());
-    let raw = RawOptions::parse("smartFileQuery", &json, OPTION_NAMES).unwrap();
+    let raw = RawOptions::parse_names("smartFileQuery", &json, OPTIONS).unwrap();
     SfqConfig::from_options(&raw, None).unwrap()
 }
 

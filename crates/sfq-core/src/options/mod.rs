@@ -7,6 +7,19 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
+/// The generator of `lib/generated/options.js` (its test writes and checks it).
+#[cfg(test)]
+mod catalog;
+mod spec;
+
+pub use spec::{Dflt, Kind, OptSpec, opt};
+
+/// The MCP tools' description of the recurse-submodules argument (each tool
+/// spells its name in its own style).
+pub const RECURSE_SUBMODULES_MCP: &str = "Search initialised git submodules too, as git ls-files --recurse-submodules lists them: \
+     their files under their paths, by their own .gitignore (untracked, not ignored files too). \
+     Default: false (a submodule is not entered).";
+
 /// A JSON options object plus the API name used in messages.
 #[derive(Debug)]
 pub struct RawOptions {
@@ -165,40 +178,6 @@ impl RawOptions {
     }
 }
 
-/// The type (and bounds) of an option in an API's table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A string.
-    Str,
-    /// A boolean.
-    Bool,
-    /// An integer within `min..=max`.
-    Int(u64, u64),
-    /// A string or an array of strings.
-    List,
-}
-
-/// One option of an API: the one place its name, type, bounds and meaning
-/// are written; the known keys and the type checks come from the table.
-#[derive(Debug, Clone, Copy)]
-pub struct OptSpec {
-    /// The camelCase name.
-    pub name: &'static str,
-    /// Type and bounds.
-    pub kind: Kind,
-    /// One line saying what it does.
-    #[allow(
-        dead_code,
-        reason = "the option docs to be generated from these tables (one declaration per option) read it"
-    )]
-    pub doc: &'static str,
-}
-
-/// Shorthand for a table row.
-pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> OptSpec {
-    OptSpec { name, kind, doc }
-}
-
 impl RawOptions {
     /// Parses `json` against an option table: unknown keys are refused
     /// (with a suggestion) and every given value is type- and range-checked.
@@ -211,9 +190,27 @@ impl RawOptions {
                 Kind::Bool => drop(raw.bool(o.name)?),
                 Kind::Int(min, max) => drop(raw.int(o.name, min, max)?),
                 Kind::List => drop(raw.string_list(o.name)?),
+                Kind::OneOf(values) => match raw.string(o.name)? {
+                    Some(v) if !values.contains(&v.as_str()) => {
+                        return Err(Error::invalid_option(format!(
+                            "{api}: option '{}' must be {}, got {v:?}",
+                            o.name,
+                            spec::one_of_words(values)
+                        )));
+                    }
+                    _ => {}
+                },
             }
         }
         Ok(raw)
+    }
+
+    /// Parses `json` against an option table's names only: unknown keys are
+    /// refused, values are checked where they are read (`smartFileQuery`
+    /// checks in the seed script's order).
+    pub fn parse_names(api: &'static str, json: &str, table: &[OptSpec]) -> Result<RawOptions> {
+        let known: Vec<&str> = table.iter().map(|o| o.name).collect();
+        RawOptions::parse(api, json, &known)
     }
 
     /// The `threads` option (1–256), else the machine's parallelism.
@@ -221,17 +218,48 @@ impl RawOptions {
         Ok(self.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize))
     }
 
-    /// An integer option from `table` with its bounds, or `default`.
-    pub fn int_or(&self, key: &str, table: &[OptSpec], default: u64) -> Result<u64> {
-        let (min, max) = table
-            .iter()
-            .find_map(|o| match o.kind {
-                Kind::Int(min, max) if o.name == key => Some((min, max)),
-                _ => None,
-            })
-            .unwrap_or((0, u64::MAX));
-        Ok(self.int(key, min, max)?.unwrap_or(default))
+    /// An integer option of `table`, checked against its bounds.
+    pub fn int_of(&self, key: &str, table: &[OptSpec]) -> Result<Option<u64>> {
+        let (min, max) = match spec::find(table, key).map(|o| o.kind) {
+            Some(Kind::Int(min, max)) => (min, max),
+            _ => return Err(undeclared(self.api, key, "an integer option")),
+        };
+        self.int(key, min, max)
     }
+
+    /// An integer option of `table`, else its declared default.
+    pub fn int_default(&self, key: &str, table: &[OptSpec]) -> Result<u64> {
+        self.int_or_config(key, table, None)
+    }
+
+    /// An integer option of `table`, else `config` (the project config's
+    /// value), else its declared default.
+    pub fn int_or_config(&self, key: &str, table: &[OptSpec], config: Option<u64>) -> Result<u64> {
+        let value = self.int_of(key, table)?;
+        match (value.or(config), spec::find(table, key).map(|o| o.default)) {
+            (Some(v), _) => Ok(v),
+            (None, Some(Dflt::Int(d))) => Ok(d),
+            _ => Err(undeclared(self.api, key, "an integer default")),
+        }
+    }
+
+    /// A boolean option of `table`, else its declared default.
+    pub fn bool_default(&self, key: &str, table: &[OptSpec]) -> Result<bool> {
+        match (self.bool(key)?, spec::find(table, key).map(|o| o.default)) {
+            (Some(v), _) => Ok(v),
+            (None, Some(Dflt::Bool(d))) => Ok(d),
+            _ => Err(undeclared(self.api, key, "a boolean default")),
+        }
+    }
+}
+
+/// A key the code reads but its table does not declare as it reads it: a
+/// mistake in the tables (a test reads every declared option).
+fn undeclared(api: &str, key: &str, what: &str) -> Error {
+    Error::new(
+        crate::error::ErrorCode::Internal,
+        format!("{api}: option '{key}' is not declared with {what} in its table"),
+    )
 }
 
 /// How a JSON value is named in messages. The wrapper sends non-finite

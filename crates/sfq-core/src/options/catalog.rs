@@ -1,0 +1,249 @@
+//! Every API's option table in one list, and what is generated from it:
+//! `lib/generated/options.js`, which the MCP tools build their input schemas,
+//! their argument names and the options they pass from (the test at the end
+//! fails when the committed file is not what the tables give;
+//! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it).
+
+use super::spec::{Dflt, Kind, OptSpec};
+use crate::{agent, explore, find_files, glob_files, smart_file_query};
+
+/// How an API's MCP tool writes its schema (each seed has its style).
+#[derive(Debug, Clone, Copy)]
+pub struct Tool {
+    /// The tool's name.
+    pub name: &'static str,
+    /// The JSON-schema type of integers: `integer`, or `number` (seed 002).
+    pub integer: &'static str,
+    /// Whether a list may also be given as one string (seed 000) or must
+    /// be an array.
+    pub string_or_list: bool,
+}
+
+/// An API: its name, its option table and its MCP tool.
+#[derive(Debug, Clone, Copy)]
+pub struct Api {
+    /// The JS API's function name.
+    pub name: &'static str,
+    /// Its options.
+    pub table: &'static [OptSpec],
+    /// Its MCP tool.
+    pub tool: Tool,
+}
+
+const fn tool(name: &'static str, integer: &'static str, string_or_list: bool) -> Tool {
+    Tool { name, integer, string_or_list }
+}
+
+/// The APIs whose options are declared in a table.
+pub const APIS: &[Api] = &[
+    Api {
+        name: "smartFileQuery",
+        table: smart_file_query::OPTIONS,
+        tool: tool("smart_file_query", "integer", true),
+    },
+    Api {
+        name: "searchCode",
+        table: agent::SEARCH_CODE_OPTIONS,
+        tool: tool("search_code", "integer", false),
+    },
+    Api { name: "grep", table: agent::GREP_OPTIONS, tool: tool("grep", "number", false) },
+    Api {
+        name: "findFiles",
+        table: find_files::OPTIONS,
+        tool: tool("find_files", "number", false),
+    },
+    Api {
+        name: "globFiles",
+        table: glob_files::GLOB_FILES_OPTIONS,
+        tool: tool("glob_files", "integer", false),
+    },
+    Api {
+        name: "grepContent",
+        table: agent::GREP_CONTENT_OPTIONS,
+        tool: tool("grep_content", "integer", false),
+    },
+    Api { name: "survey", table: explore::SURVEY_OPTIONS, tool: tool("survey", "integer", false) },
+    Api { name: "scout", table: explore::SCOUT_OPTIONS, tool: tool("scout", "integer", false) },
+    Api { name: "sample", table: explore::SAMPLE_OPTIONS, tool: tool("sample", "integer", false) },
+    Api { name: "show", table: explore::SHOW_OPTIONS, tool: tool("show", "integer", false) },
+];
+
+/// A JSON string.
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// A JSON object of already-rendered values, in the given order.
+fn object(pairs: &[(&str, String)]) -> String {
+    let body: Vec<String> = pairs.iter().map(|(k, v)| format!("{}: {v}", q(k))).collect();
+    format!("{{ {} }}", body.join(", "))
+}
+
+fn strings(values: &[&str]) -> String {
+    let items: Vec<String> = values.iter().map(|v| q(v)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// One option as the generated module describes it.
+fn option(o: &OptSpec) -> String {
+    let mut pairs: Vec<(&str, String)> = vec![("name", q(o.name))];
+    match o.kind {
+        Kind::Str => pairs.push(("type", q("string"))),
+        Kind::Bool => pairs.push(("type", q("boolean"))),
+        Kind::List => pairs.push(("type", q("list"))),
+        Kind::Int(min, max) => {
+            pairs.push(("type", q("integer")));
+            pairs.push(("min", min.to_string()));
+            // Beyond 2^53 a JS number is not exact: no upper bound then.
+            if max < (1 << 53) {
+                pairs.push(("max", max.to_string()));
+            }
+        }
+        Kind::OneOf(values) => {
+            pairs.push(("type", q("string")));
+            pairs.push(("values", strings(values)));
+        }
+    }
+    match o.default {
+        Dflt::None => {}
+        Dflt::Bool(b) => pairs.push(("default", b.to_string())),
+        Dflt::Int(n) => pairs.push(("default", n.to_string())),
+        Dflt::Str(s) => pairs.push(("default", q(s))),
+        Dflt::Prose(words) => pairs.push(("defaultText", q(words))),
+    }
+    pairs.push(("doc", q(o.doc)));
+    if let Some(m) = o.mcp {
+        pairs.push(("mcp", q(m.name)));
+    }
+    object(&pairs)
+}
+
+/// The JSON schema of an option as `tool` takes it.
+fn schema(o: &OptSpec, tool: &Tool) -> Option<String> {
+    let m = o.mcp?;
+    let list = object(&[("type", q("array")), ("items", object(&[("type", q("string"))]))]);
+    let mut pairs: Vec<(&str, String)> = match o.kind {
+        Kind::Str => vec![("type", q("string"))],
+        Kind::Bool => vec![("type", q("boolean"))],
+        Kind::Int(..) => vec![("type", q(tool.integer))],
+        Kind::List if tool.string_or_list => {
+            vec![("anyOf", format!("[{}, {list}]", object(&[("type", q("string"))])))]
+        }
+        Kind::List => vec![("type", q("array")), ("items", object(&[("type", q("string"))]))],
+        Kind::OneOf(values) => {
+            vec![("type", q("string")), ("enum", strings(m.values.unwrap_or(values)))]
+        }
+    };
+    pairs.push(("description", q(m.doc)));
+    Some(object(&pairs))
+}
+
+/// `lib/generated/options.js` as the tables give it.
+pub fn render_js() -> String {
+    let mut out = String::from(
+        "// Generated from the option tables of crates/sfq-core (src/options/catalog.rs): do not edit.\n\
+         // `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it; `cargo test` fails while it differs.\n\
+         'use strict';\n\n\
+         /**\n \
+         * Per API: its MCP tool, its options in table order (name; type `string`, `boolean`,\n \
+         * `integer` with `min`/`max`, `list` (a string or an array of strings), or `string` with\n \
+         * `values`; `default`, or `defaultText` when the default is not one value; `doc`; `mcp`,\n \
+         * the tool's argument name when the tool takes it) and the tool's input schema properties.\n \
+         */\n\
+         module.exports = {\n",
+    );
+    for api in APIS {
+        out.push_str(&format!(
+            "  {}: {{\n    tool: {},\n    options: [\n",
+            api.name,
+            q(api.tool.name)
+        ));
+        for o in api.table {
+            out.push_str(&format!("      {},\n", option(o)));
+        }
+        out.push_str("    ],\n    schema: {\n");
+        for o in api.table {
+            if let (Some(m), Some(s)) = (o.mcp, schema(o, &api.tool)) {
+                out.push_str(&format!("      {}: {s},\n", q(m.name)));
+            }
+        }
+        out.push_str("    },\n  },\n");
+    }
+    out.push_str("};\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn generated_path() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lib/generated/options.js")
+    }
+
+    #[test]
+    fn generated_options_module_is_what_the_tables_give() {
+        let want = render_js();
+        let path = generated_path();
+        if std::env::var_os("SFQ_BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "{} is not what the option tables give: run `SFQ_BLESS=1 cargo test -p sfq-core generated` and commit it",
+            path.display()
+        );
+    }
+
+    /// The texts that state a default (the doc, the MCP description)
+    /// state the declared one.
+    #[test]
+    fn prose_states_the_declared_defaults() {
+        for api in APIS {
+            for o in api.table {
+                let spelled: Vec<String> = match o.default {
+                    Dflt::Int(n) if n >= 1 << 20 && n % (1 << 20) == 0 => {
+                        vec![format!("{} MiB", n >> 20), n.to_string()]
+                    }
+                    Dflt::Int(n) => vec![n.to_string()],
+                    Dflt::Bool(b) => vec![b.to_string()],
+                    Dflt::Str("") => vec!["''".into()],
+                    Dflt::Str(s) => vec![s.to_string()],
+                    Dflt::None | Dflt::Prose(_) => continue,
+                };
+                let texts = std::iter::once(o.doc).chain(o.mcp.map(|m| m.doc));
+                for text in texts {
+                    if text.to_lowercase().contains("default") {
+                        assert!(
+                            spelled.iter().any(|s| text.contains(s.as_str())),
+                            "{}.{}: {text:?} does not state the declared default {:?}",
+                            api.name,
+                            o.name,
+                            o.default
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each option is declared once per API, and each MCP argument name
+    /// once per tool.
+    #[test]
+    fn names_are_unique() {
+        for api in APIS {
+            let mut names: Vec<&str> = api.table.iter().map(|o| o.name).collect();
+            let mut args: Vec<&str> =
+                api.table.iter().filter_map(|o| o.mcp.map(|m| m.name)).collect();
+            let (n, a) = (names.len(), args.len());
+            names.sort_unstable();
+            names.dedup();
+            args.sort_unstable();
+            args.dedup();
+            assert_eq!((names.len(), args.len()), (n, a), "{}", api.name);
+        }
+    }
+}
