@@ -8,7 +8,7 @@
  * `values`; `default`, or `defaultText` when the default is not one value; `doc`; `mcp`,
  * the tool's argument name when the tool takes it) and the tool's input schema properties.
  */
-module.exports = {
+exports.OPTIONS = {
   smartFileQuery: {
     tool: "smart_file_query",
     options: [
@@ -279,4 +279,18 @@ module.exports = {
       "max_bytes": { "type": "integer", "description": "Lower the output budget (default 8000 bytes)" },
     },
   },
+};
+
+/** Each API's default exclusions (crates/sfq-core/src/excludes.rs). */
+exports.EXCLUDES = {
+  smartFileQuery: [".git/**", "**/node_modules/**", "**/.turbo/**"],
+  survey: [".git", "target", "node_modules", "vendor", "dist", "build", "coverage", "generated", "scratch", "tmp", "*.log", "*.jsonl", "*.xml", "*.min.js", "*.map"],
+  scout: [".git", "target", "node_modules", "vendor", "dist", "build", "coverage", "generated", "scratch", "tmp", "*.log", "*.jsonl", "*.xml", "*.min.js", "*.map"],
+  sample: [".git", "target", "node_modules", "vendor", "dist", "build", "coverage", "generated", "scratch", "tmp", "*.log", "*.jsonl", "*.xml", "*.min.js", "*.map"],
+  show: [".git", "target", "node_modules", "vendor", "dist", "build", "coverage", "generated", "scratch", "tmp", "*.log", "*.jsonl", "*.xml", "*.min.js", "*.map"],
+  grep: ["node_modules", ".git", "dist", "build", ".next"],
+  findFiles: ["node_modules", ".git", "dist", "build", ".next"],
+  searchCode: [".git", "node_modules"],
+  globFiles: [".git", ".svn", ".hg", ".bzr", "node_modules", "bower_components", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", "dist", "build", "out", "target", ".idea", ".vscode", "*.min.js", "*.min.css"],
+  grepContent: [".git", ".svn", ".hg", ".bzr", "node_modules", "bower_components", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", "dist", "build", "out", "target", ".idea", ".vscode", "*.min.js", "*.min.css"],
 };

@@ -1,7 +1,9 @@
-//! One concept for what a profile leaves out: exclusion globs, with the
-//! directory names the walk prunes derived from them (so each default is
-//! written once), and the force-include globs that override both the
-//! exclusions and `.gitignore` (seed 004's `include_patterns`).
+//! One concept for what a profile leaves out: every API's default list (the
+//! one place each is written; the generated `lib/generated/options.js`
+//! carries them to the texts that state them), exclusion globs, with the
+//! directory names the walk prunes derived from them, and the force-include
+//! globs that override both the exclusions and `.gitignore` (seed 004's
+//! `include_patterns`).
 
 use std::sync::Arc;
 
@@ -12,6 +14,63 @@ use sfq_walk::glob::{GlobFilter, GlobSet};
 
 use crate::discovery::glob_set;
 use crate::error::Result;
+
+/// `smartFileQuery`'s ignore globs (seed 000): every query starts with them,
+/// its `ignore` extends them.
+pub const SEED000_IGNORE: &[&str] = &[".git/**", "**/node_modules/**", "**/.turbo/**"];
+
+/// The exploration commands' exclusions (seed 001: `survey`, `scout`,
+/// `sample`, `show`), on top of `.gitignore`; no option turns them off.
+pub const SEED001: &[&str] = &[
+    ".git",
+    "target",
+    "node_modules",
+    "vendor",
+    "dist",
+    "build",
+    "coverage",
+    "generated",
+    "scratch",
+    "tmp",
+    "*.log",
+    "*.jsonl",
+    "*.xml",
+    "*.min.js",
+    "*.map",
+];
+
+/// `grep` and `findFiles`' always-ignored names (seed 002).
+pub const SEED002: &[&str] = &["node_modules", ".git", "dist", "build", ".next"];
+
+/// `searchCode`'s exclusions besides `.gitignore` (seed 003); its
+/// `excludePatterns` extend them.
+pub const SEED003: &[&str] = &[".git", "node_modules"];
+
+/// `globFiles` and `grepContent`'s default exclusions (seed 004); their
+/// `excludePatterns` extend them, or replace them with `excludeMode:
+/// 'replace'` (`.git` stays excluded).
+pub const SEED004: &[&str] = &[
+    ".git",
+    ".svn",
+    ".hg",
+    ".bzr",
+    "node_modules",
+    "bower_components",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    "dist",
+    "build",
+    "out",
+    "target",
+    ".idea",
+    ".vscode",
+    "*.min.js",
+    "*.min.css",
+];
 
 /// A profile's exclusions.
 #[derive(Debug, Clone, Default)]

@@ -37,8 +37,6 @@ pub const OPTIONS: &[OptSpec] = &[
     opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
         .default_prose("the machine's parallelism"),
 ];
-/// Directories seed 002 always skips (its fallback list), at any depth.
-pub const ALWAYS_IGNORED: &[&str] = crate::agent::SEED002_EXCLUDES;
 
 /// One entry found.
 #[derive(Debug, Serialize)]
@@ -109,7 +107,7 @@ fn walk_profile(
     source: crate::engine::Source,
 ) -> DiscoveryProfile {
     DiscoveryProfile {
-        prune_names: ALWAYS_IGNORED.iter().map(|s| s.to_string()).collect(),
+        prune_names: crate::excludes::SEED002.iter().map(|s| s.to_string()).collect(),
         filter: Some(Arc::new(PatternFilter { globs: globs.clone() })),
         dirs: true,
         hidden: true,

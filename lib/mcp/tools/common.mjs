@@ -3,8 +3,14 @@
 import { createRequire } from 'node:module';
 import { posix, relative, resolve, sep } from 'node:path';
 
-/** Every API's declared options (generated from the engine's option tables). */
-const OPTIONS = createRequire(import.meta.url)('../../generated/options.js');
+/** Every API's declared options and default exclusions (generated from the engine's tables). */
+const { OPTIONS, EXCLUDES } = createRequire(import.meta.url)('../../generated/options.js');
+
+/** An API's default exclusions as a text states them: `a, b, c` (`last` joins the last two). */
+export function exclusionWords(api, last = ', ') {
+  const list = EXCLUDES[api];
+  return `${list.slice(0, -1).join(', ')}${last}${list.at(-1)}`;
+}
 
 // ---------------------------------------------------------------------------
 // The declared options (lib/generated/options.js)

@@ -1,11 +1,10 @@
 // The MCP tools of survey, scout, sample, show (seed 001): the protocol's texts (see ../tools.mjs).
 
 import { fitText } from '../budget.mjs';
-import { apiOptions, argumentNames, budgetWords, inputSchema } from './common.mjs';
+import { apiOptions, argumentNames, budgetWords, exclusionWords, inputSchema } from './common.mjs';
 
 const PROTOCOL_NOTE =
-  ' Case-sensitive; .gitignore, hidden files, .git, target, node_modules, vendor, dist, build, coverage, generated, scratch, tmp, ' +
-  '*.log, *.jsonl, *.xml, *.min.js and *.map are always left out. "matches" counts matching lines. ' +
+  ` Case-sensitive; .gitignore, hidden files, ${exclusionWords('survey', ' and ')} are always left out. "matches" counts matching lines. ` +
   'The protocol: survey (compare terms) → scout (one term by folder and file) → sample (representative clusters) → show (snippets in one file).';
 
 function protocolTool(name, description, required) {

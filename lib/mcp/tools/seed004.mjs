@@ -1,7 +1,7 @@
 // The MCP tools of glob_files, grep_content (seed 004) (see ../tools.mjs).
 
 import { fitKeyedList } from '../budget.mjs';
-import { apiOptions, argumentNames, BACKGROUND_NOTE, budgetWords, inputSchema, nextPage, RUNNING, RUNNING_REQUIRED, SHRUNK, SKIP_COUNTS, snakeKeys, STRINGS, SYMBOL } from './common.mjs';
+import { apiOptions, argumentNames, BACKGROUND_NOTE, budgetWords, exclusionWords, inputSchema, nextPage, RUNNING, RUNNING_REQUIRED, SHRUNK, SKIP_COUNTS, snakeKeys, STRINGS, SYMBOL } from './common.mjs';
 import { fitFileList } from './seed002.mjs';
 
 export const globFiles = {
@@ -9,9 +9,8 @@ export const globFiles = {
   title: 'Find files by glob',
   description:
     'Find files matching a glob pattern. Returns {files: [{path, absolute_path, size, modified}], total, returned, ' +
-    'truncated, root, pattern}, in path order; skips .git, node_modules, __pycache__, .venv, dist, build, out, target, ' +
-    '.idea, .vscode, *.min.js, *.min.css and .gitignore\'d paths (the project file .smart-file-query.json can change ' +
-    'the list); hidden paths only with include_hidden.' +
+    `truncated, root, pattern}, in path order; skips ${exclusionWords('globFiles')} and .gitignore'd paths ` +
+    '(the project file .smart-file-query.json can change the list); hidden paths only with include_hidden.' +
     BACKGROUND_NOTE,
   inputSchema: inputSchema('globFiles', ['pattern']),
   outputSchema: {

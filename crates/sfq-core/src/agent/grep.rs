@@ -35,9 +35,6 @@ pub const GREP_OPTIONS: &[OptSpec] = &{
     ]
 };
 
-/// seed 002's always-ignored names.
-pub const SEED002_EXCLUDES: &[&str] = &["node_modules", ".git", "dist", "build", ".next"];
-
 /// One entry of `grep`'s result (seed 002).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,7 +77,7 @@ pub fn grep(
     let scan = LineScan {
         base: resolve_base(&root, raw.string("path")?)?,
         root,
-        excludes: Excludes::from_entries(SEED002_EXCLUDES),
+        excludes: Excludes::from_entries(crate::excludes::SEED002),
         include: None,
         matcher,
         reader: Reader::new(1024 * 1024, Encoding::Utf8, raw.source().clone()),

@@ -69,30 +69,6 @@ pub const GREP_CONTENT_OPTIONS: &[OptSpec] = &{
     ]
 };
 
-/// seed 004's default exclusions.
-pub const SEED004_EXCLUDES: &[&str] = &[
-    ".git",
-    ".svn",
-    ".hg",
-    ".bzr",
-    "node_modules",
-    "bower_components",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".tox",
-    ".mypy_cache",
-    ".pytest_cache",
-    "dist",
-    "build",
-    "out",
-    "target",
-    ".idea",
-    ".vscode",
-    "*.min.js",
-    "*.min.css",
-];
-
 /// `grepContent`'s result (seed 004's response, camelCase).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -175,7 +151,7 @@ pub fn seed004_excludes(raw: &RawOptions, config: &ProjectConfig) -> Result<Excl
         None => config.exclude_patterns.clone().unwrap_or_default(),
     };
     let mut excludes = match mode {
-        ExcludeMode::Extend => Excludes::from_entries(SEED004_EXCLUDES),
+        ExcludeMode::Extend => Excludes::from_entries(crate::excludes::SEED004),
         // `.git` is never searched, whatever the list says.
         ExcludeMode::Replace => Excludes::from_entries(&[".git"]),
     };

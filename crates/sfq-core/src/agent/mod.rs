@@ -213,7 +213,7 @@ mod grep_content;
 mod scan;
 mod search_code;
 
-pub use grep::{GREP_OPTIONS, GrepEntry, SEED002_EXCLUDES, grep};
+pub use grep::{GREP_OPTIONS, GrepEntry, grep};
 pub use grep_content::{GREP_CONTENT_OPTIONS, GrepContentResult, grep_content, seed004_excludes};
 use scan::LineScan;
 pub use search_code::{SEARCH_CODE_OPTIONS, SearchResult, search_code};

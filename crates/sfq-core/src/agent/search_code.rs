@@ -53,9 +53,6 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
     ]
 };
 
-/// seed 003's exclusions besides `.gitignore`.
-pub const SEED003_EXCLUDES: &[&str] = &[".git", "node_modules"];
-
 /// `searchCode`'s result (seed 003's `SearchResult`, plus counts).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -139,7 +136,7 @@ pub fn search_code(
         .compile("searchCode", "query")?
         .with_timeout(raw.int_of("regexTimeoutMs", t)?);
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
-    let mut excludes = Excludes::from_entries(SEED003_EXCLUDES);
+    let mut excludes = Excludes::from_entries(crate::excludes::SEED003);
     excludes.extend_entries(&raw.string_list("excludePatterns")?.unwrap_or_default());
     let scan = LineScan {
         base: resolve_base(&root, raw.string("path")?)?,

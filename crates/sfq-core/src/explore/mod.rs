@@ -29,26 +29,6 @@ use crate::pattern::{Boundary, Case, PatternSpec, Syntax};
 use crate::search::{self, FileText, Hit, Mode, SkipReason};
 use crate::text::Encoding;
 
-/// seed 001's default exclusions (no option turns them off), on top of
-/// `.gitignore`.
-pub const EXCLUDES: &[&str] = &[
-    ".git",
-    "target",
-    "node_modules",
-    "vendor",
-    "dist",
-    "build",
-    "coverage",
-    "generated",
-    "scratch",
-    "tmp",
-    "*.log",
-    "*.jsonl",
-    "*.xml",
-    "*.min.js",
-    "*.map",
-];
-
 /// Matching lines after which a scan stops (counts are then lower bounds).
 pub const SCAN_LIMIT: u64 = 100_000;
 /// More matching lines than this make a query broad.

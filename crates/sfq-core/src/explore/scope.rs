@@ -66,7 +66,7 @@ impl Scope {
         // one walk from the root, restricted to them; the others (and any
         // folder that walk found empty: one `.gitignore` drops, say) get a
         // walk of their own, as `rg` searches a path it is given.
-        let excludes = Excludes::from_entries(EXCLUDES);
+        let excludes = Excludes::from_entries(crate::excludes::SEED001);
         let set = excludes.exclude_set("paths")?;
         let ordinary = |rel: &str| {
             rel != "."
@@ -151,7 +151,7 @@ impl Scope {
         within: Option<&[&str]>,
         cancel: &Cancel,
     ) -> Result<(Candidates, u64)> {
-        let excludes = Excludes::from_entries(EXCLUDES);
+        let excludes = Excludes::from_entries(crate::excludes::SEED001);
         let mut filter = excludes.filter(None, "paths")?;
         if let Some(paths) = within {
             let paths = paths.iter().map(|p| p.to_string()).collect();

@@ -5,7 +5,7 @@
 //! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it).
 
 use super::spec::{Dflt, Kind, OptSpec};
-use crate::{agent, explore, find_files, glob_files, smart_file_query};
+use crate::{agent, excludes, explore, find_files, glob_files, smart_file_query};
 
 /// How an API's MCP tool writes its schema (each seed has its style).
 #[derive(Debug, Clone, Copy)]
@@ -150,7 +150,7 @@ pub fn render_js() -> String {
          * `values`; `default`, or `defaultText` when the default is not one value; `doc`; `mcp`,\n \
          * the tool's argument name when the tool takes it) and the tool's input schema properties.\n \
          */\n\
-         module.exports = {\n",
+         exports.OPTIONS = {\n",
     );
     for api in APIS {
         out.push_str(&format!(
@@ -169,9 +169,27 @@ pub fn render_js() -> String {
         }
         out.push_str("    },\n  },\n");
     }
+    out.push_str("};\n\n/** Each API's default exclusions (crates/sfq-core/src/excludes.rs). */\nexports.EXCLUDES = {\n");
+    for (api, list) in EXCLUDES {
+        out.push_str(&format!("  {api}: {},\n", strings(list)));
+    }
     out.push_str("};\n");
     out
 }
+
+/// Each API's default exclusions.
+const EXCLUDES: &[(&str, &[&str])] = &[
+    ("smartFileQuery", excludes::SEED000_IGNORE),
+    ("survey", excludes::SEED001),
+    ("scout", excludes::SEED001),
+    ("sample", excludes::SEED001),
+    ("show", excludes::SEED001),
+    ("grep", excludes::SEED002),
+    ("findFiles", excludes::SEED002),
+    ("searchCode", excludes::SEED003),
+    ("globFiles", excludes::SEED004),
+    ("grepContent", excludes::SEED004),
+];
 
 #[cfg(test)]
 mod tests {

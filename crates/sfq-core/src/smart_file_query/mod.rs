@@ -91,8 +91,6 @@ pub const OPTIONS: &[OptSpec] = &[
         .default_prose("the machine's parallelism"),
 ];
 
-/// The ignore globs every query starts with (the user's extend them).
-pub const DEFAULT_IGNORE: &[&str] = &[".git/**", "**/node_modules/**", "**/.turbo/**"];
 /// The include glob when none is given.
 pub const DEFAULT_GLOB: &str = "**/*";
 /// Bounds of the numeric options.
@@ -178,7 +176,8 @@ fn explicit_globs(
     globs: &GlobSet,
     user_ignore: &[String],
 ) -> Result<(Vec<String>, Option<String>)> {
-    let defaults: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
+    let defaults: Vec<String> =
+        crate::excludes::SEED000_IGNORE.iter().map(|s| s.to_string()).collect();
     let defaults = glob_set("ignore", &defaults, true, false)?;
     let user = if user_ignore.is_empty() {
         None
@@ -197,7 +196,7 @@ fn explicit_globs(
                 }
             }
             _ => {
-                let named = DEFAULT_IGNORE.iter().find(|d| {
+                let named = crate::excludes::SEED000_IGNORE.iter().find(|d| {
                     let name = d.trim_start_matches("**/").trim_end_matches("/**");
                     g.pattern().split('/').any(|seg| seg == name)
                 });
@@ -246,7 +245,8 @@ impl SfqConfig {
         if glob.is_empty() {
             glob.push(DEFAULT_GLOB.to_string());
         }
-        let mut ignore: Vec<String> = DEFAULT_IGNORE.iter().map(|s| s.to_string()).collect();
+        let mut ignore: Vec<String> =
+            crate::excludes::SEED000_IGNORE.iter().map(|s| s.to_string()).collect();
         let user_ignore = non_empty(raw.string_list("ignore")?);
         ignore.extend(user_ignore.iter().cloned());
         let mut excludes = Excludes::from_globs(&ignore);
