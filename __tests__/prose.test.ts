@@ -47,7 +47,7 @@ const STATEMENTS: Statement[] = [
   { where: 'CLI find', text: usage('find'), from: '.gitignore respected, ', to: ' left out, in', api: 'findFiles' },
   { where: 'CLI search', text: usage('search'), from: 'all of it), .gitignore, ', to: ' excluded, files over', api: 'searchCode' },
   ...['survey', 'scout', 'sample', 'show'].flatMap((name) => [
-    { where: `CLI ${name}`, text: usage(name), from: "Left out always: .gitignore'd and hidden files,\n", to: '. Case-sensitive.', api: name },
+    { where: `CLI ${name}`, text: usage(name), from: "Left out always: .gitignore'd and hidden files, ", to: '. Case-sensitive.', api: name },
     { where: `MCP ${name}`, text: tool(name), from: 'Case-sensitive; .gitignore, hidden files, ', to: ' are always left out.', api: name },
   ]),
   { where: 'MCP glob_files', text: tool('glob_files'), from: 'in path order; skips ', to: " and .gitignore'd paths", api: 'globFiles' },
@@ -63,11 +63,14 @@ const bare = (glob: string) => glob.replace(/^\*\*\\?\//, '').replace(/\/\*\*$/,
 describe('texts stating a default exclusion list', () => {
   for (const s of STATEMENTS) {
     it(`${s.where} states ${s.api}'s list`, () => {
-      const at = s.text.indexOf(s.from);
-      expect(at, `${s.where}: ${JSON.stringify(s.from)} not found`).toBeGreaterThanOrEqual(0);
-      const end = s.text.indexOf(s.to, at + s.from.length);
-      expect(end, `${s.where}: ${JSON.stringify(s.to)} not found after it`).toBeGreaterThan(at);
-      const stated = names(s.text.slice(at + s.from.length, end));
+      // Line breaks are where wrapping put them: any run of white space is one space.
+      const flat = (t: string) => t.replace(/\s+/g, ' ');
+      const [text, from, to] = [flat(s.text), flat(s.from), flat(s.to)];
+      const at = text.indexOf(from);
+      expect(at, `${s.where}: ${JSON.stringify(from)} not found`).toBeGreaterThanOrEqual(0);
+      const end = text.indexOf(to, at + from.length);
+      expect(end, `${s.where}: ${JSON.stringify(to)} not found after it`).toBeGreaterThan(at);
+      const stated = names(text.slice(at + from.length, end));
       expect([...stated].sort()).toEqual(EXCLUDES[s.api].map(bare).sort());
     });
   }

@@ -5,7 +5,10 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { UsageError } from '../args.mjs';
+import { UsageError, splitGlobs } from '../args.mjs';
+import { OPTIONS } from '../declared.mjs';
+
+export { exclusionWords } from '../declared.mjs';
 
 export const PROGRAM = 'smart-file-query';
 
@@ -66,9 +69,6 @@ export class CwdError extends Error {}
  * and the line its usage text shows.
  */
 export const CWD_FLAG = { strings: ['cwd'], shorts: { C: 'cwd' } };
-/** `--recurse-submodules` (the commands that search or list the tree). */
-export const SUBMODULES_HELP = `  --recurse-submodules    search initialised git submodules too, as
-                          git ls-files --recurse-submodules lists them`;
 export const CWD_HELP = `  -C, --cwd <dir>         run in <dir> (relative to the current directory):
                           it is the root, and paths are relative to it`;
 
@@ -119,4 +119,82 @@ export function flagMessage(message, flags) {
 export function integer(flag, value) {
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got '${value}'`);
   return Number(value);
+}
+
+// ---------------------------------------------------------------------------
+// The declared flags (lib/declared.mjs): a subcommand's flags for its API's
+// options, their usage rows, their parsing and their names in messages.
+
+/** Usage rows are this wide at most; a row's text starts at column 26. */
+const WIDTH = 78;
+const TEXT_AT = 26;
+
+/** `text` wrapped to lines of at most `width` characters (greedy; a longer word stands alone). */
+export function wrap(text, width = WIDTH) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  return [...lines, line].join('\n');
+}
+
+/** A usage row: `  left`, then `text` wrapped from column 26 (on the next line when `left` is too long). */
+export function usageRow(left, text) {
+  const head = `  ${left}`;
+  const indent = ' '.repeat(TEXT_AT);
+  const [first, ...rest] = wrap(text, WIDTH - TEXT_AT).split('\n');
+  const top = head.length + 2 <= TEXT_AT ? `${head.padEnd(TEXT_AT)}${first}` : `${head}\n${indent}${first}`;
+  return [top, ...rest.map((l) => `${indent}${l}`)].join('\n');
+}
+
+const flagged = (api) => OPTIONS[api].options.filter((o) => o.cli);
+
+/**
+ * The usage rows of `api`'s flags, in its table's order; `extra` rows (already
+ * formatted) follow the option they are keyed by.
+ * @param {string} api
+ * @param {Record<string, string[]>} [extra]
+ */
+export function flagRows(api, extra = {}) {
+  const rows = [];
+  for (const o of flagged(api)) {
+    rows.push(usageRow(o.cli.value ? `${o.cli.flag} ${o.cli.value}` : o.cli.flag, o.cli.doc));
+    rows.push(...(extra[o.name] ?? []));
+  }
+  return rows.join('\n');
+}
+
+/** readFlags' `strings` and `booleans` for `api`'s flags (names without `--`). */
+export function flagSpec(api) {
+  const strings = [];
+  const booleans = [];
+  for (const o of flagged(api)) (o.type === 'boolean' ? booleans : strings).push(o.cli.flag.slice(2));
+  return { strings, booleans };
+}
+
+/**
+ * Sets the option flag `name` (without `--`, as readFlags reports it) stands
+ * for in `options`: integers checked, lists split as declared and gathered
+ * over repeats. Returns false when `name` is none of `api`'s flags.
+ */
+export function applyFlag(api, name, value, options) {
+  const o = flagged(api).find((f) => f.cli.flag === `--${name}`);
+  if (!o) return false;
+  if (o.type === 'integer') options[o.name] = integer(o.cli.flag, value);
+  else if (o.type === 'list') {
+    const items = o.cli.split === 'globs' ? splitGlobs(value) : o.cli.split === 'comma' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [value];
+    (options[o.name] ??= []).push(...items);
+  } else options[o.name] = value;
+  return true;
+}
+
+/** `{ option: '--flag' }` for `api`'s flags, plus `words` (positionals: `{ path: 'PATH' }`), for flagMessage. */
+export function flagNames(api, words = {}) {
+  return { ...Object.fromEntries(flagged(api).map((o) => [o.name, o.cli.flag])), ...words };
 }

@@ -3,28 +3,25 @@
 
 import { UsageError, readFlags } from '../args.mjs';
 import { listingLines } from '../render/listing.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, flagMessage, lib, resolveCwd, integer, usageFailure } from './common.mjs';
+import { declared } from '../declared.mjs';
+import { applyFlag, CWD_FLAG, CWD_HELP, CwdError, exclusionWords, flagMessage, flagNames, flagRows, flagSpec, lib, resolveCwd, usageFailure, usageRow, wrap } from './common.mjs';
 
-/** findFiles' limit on maxResults. */
-const MAX_RESULTS = 10_000_000;
-const DEFAULT_MAX_RESULTS = 100;
+const { default: DEFAULT_MAX_RESULTS, max: MAX_RESULTS } = declared('findFiles', 'maxResults');
 
 export const FIND_USAGE = `Usage: smart-file-query find PATTERN [PATH] [options]
 
-Lists the files and folders whose path matches the glob PATTERN (findFiles):
-under PATH (a folder under the current directory; default: all of it),
-.gitignore respected, node_modules, .git, dist, build and .next left out, in
-path order. A PATTERN without / matches names at any depth ('*.ts'); one with
-/ is matched against paths relative to PATH ('src/**/*.test.ts'). Quote it,
-or the shell expands it first. Prints one path per line, relative to the
-current directory, folders with a trailing /. The files are not stat'ed
-for their sizes (findFiles' sizes: false) unless --json asks for them.
+${wrap(
+  'Lists the files and folders whose path matches the glob PATTERN (findFiles): under PATH (a folder under the ' +
+    `current directory; default: all of it), .gitignore respected, ${exclusionWords('findFiles', ' and ')} left out, ` +
+    "in path order. A PATTERN without / matches names at any depth ('*.ts'); one with / is matched against paths " +
+    "relative to PATH ('src/**/*.test.ts'). Quote it, or the shell expands it first. Prints one path per line, " +
+    "relative to the current directory, folders with a trailing /. The files are not stat'ed for their sizes " +
+    "(findFiles' sizes: false) unless --json asks for them.",
+)}
 
-  --max-results <n>       entries listed, the first in path order (default
-                          ${DEFAULT_MAX_RESULTS}); a warning on stderr says when there were more
-  --json                  print findFiles' answer as JSON instead, sizes
-                          included: [{"path","type":"file"|"dir","size"?}]
-${SUBMODULES_HELP}
+${flagRows('findFiles', {
+  maxResults: [usageRow('--json', 'print findFiles\' answer as JSON instead, sizes included: [{"path","type":"file"|"dir","size"?}]')],
+})}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -32,26 +29,20 @@ Exit status: 0 with an answer (also when nothing matched), 1 for invalid
 input or an I/O error.
 `;
 
-const FLAGS = {
-  maxResults: '--max-results',
-  recurseSubmodules: '--recurse-submodules',
-  pattern: 'PATTERN',
-  path: 'PATH',
-};
+const FLAGS = flagNames('findFiles', { pattern: 'PATTERN', path: 'PATH' });
 
 async function run(argv, io) {
   let help = false;
   let json = false;
-  let maxResults;
-  let recurseSubmodules = false;
+  const flagged = {};
   const cwd = [];
   let words;
   try {
     words = readFlags(
       argv,
       {
-        strings: ['max-results', ...CWD_FLAG.strings],
-        booleans: ['json', 'recurse-submodules', 'help'],
+        strings: [...flagSpec('findFiles').strings, ...CWD_FLAG.strings],
+        booleans: [...flagSpec('findFiles').booleans, 'json', 'help'],
         shorts: { h: 'help', ...CWD_FLAG.shorts },
         positionals: true,
       },
@@ -59,9 +50,8 @@ async function run(argv, io) {
         switch (name) {
           case 'help': help = help || value; break;
           case 'json': json = value; break;
-          case 'recurse-submodules': recurseSubmodules = value; break;
-          case 'max-results': maxResults = integer('--max-results', value); break;
           case 'cwd': cwd.push(value); break;
+          default: applyFlag('findFiles', name, value, flagged);
         }
       },
     );
@@ -77,9 +67,8 @@ async function run(argv, io) {
     return usageFailure(io, 'find', `expected PATTERN and at most one PATH, got ${words.length} words`, FIND_USAGE);
   }
   const [pattern, path] = words;
-  const options = { pattern };
+  const { maxResults, ...options } = { ...flagged, pattern };
   if (path !== undefined) options.path = path;
-  if (recurseSubmodules) options.recurseSubmodules = true;
   try {
     if (cwd.length > 0) options.cwd = resolveCwd(cwd);
   } catch (e) {

@@ -5,7 +5,7 @@
 // one-line reason on stderr.
 
 import { UsageError, readFlags } from '../args.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, PROGRAM, SUBMODULES_HELP, integer, lib, resolveCwd } from './common.mjs';
+import { applyFlag, CWD_FLAG, CWD_HELP, CwdError, exclusionWords, flagNames, flagRows, flagSpec, lib, PROGRAM, resolveCwd, wrap } from './common.mjs';
 
 const MODES = `Query modes (one at most): fixed string by default;
   --identifier            no ASCII identifier character ([A-Za-z0-9_]) on
@@ -13,13 +13,11 @@ const MODES = `Query modes (one at most): fixed string by default;
   --word                  no word character on either side (as rg -w)`;
 const REGEX = `  --regex                 a JavaScript regex (an unescaped | is refused:
                           compare alternatives with survey)`;
-const BUDGETS = (lines, bytes) => `  --max-lines <n>         lower the output budget (default ${lines} lines)
-  --max-bytes <n>         lower the output budget (default ${bytes} bytes)`;
-const COMMON = `PATHs are files or folders under the current directory (--cwd's, when
-given; default: all of it). Left out always: .gitignore'd and hidden files,
-.git, target, node_modules, vendor, dist, build, coverage, generated, scratch,
-tmp, *.log, *.jsonl, *.xml, *.min.js, *.map. Case-sensitive. "Matches" are
-matching lines. No output exceeds 40 lines or 8,000 bytes.
+const COMMON = `${wrap(
+  "PATHs are files or folders under the current directory (--cwd's, when given; default: all of it). Left out " +
+    `always: .gitignore'd and hidden files, ${exclusionWords('survey')}. Case-sensitive. "Matches" are matching ` +
+    'lines. No output exceeds 40 lines or 8,000 bytes.',
+)}
 
 Exit status: 0 for an answer (warnings included), 1 for a refusal asking to
 narrow, 2 for invalid input (one line on stderr).
@@ -34,10 +32,8 @@ overall[term,matches,files,dominant_path] and by_path[path,term,matches,files]
 entries. Warns when one term has 80% of the matching lines, when a term is
 broad, and about fixed terms of 3 characters or fewer.
 
-  --term <text>           a term to compare (repeatable, 1 to 12)
 ${MODES}
-${BUDGETS(20, 4000)}
-${SUBMODULES_HELP}
+${flagRows('survey')}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -50,8 +46,7 @@ top_directories[path,matches] and top_files[path,matches].
 
 ${MODES}
 ${REGEX}
-${BUDGETS(15, 4000)}
-${SUBMODULES_HELP}
+${flagRows('scout')}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -66,8 +61,7 @@ take turns. For more context, narrow to one file and use show.
 
 ${MODES}
 ${REGEX}
-${BUDGETS(20, 6000)}
-${SUBMODULES_HELP}
+${flagRows('sample')}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -78,32 +72,19 @@ const SHOW_USAGE = `Usage: smart-file-query show QUERY FILE [--context N]
 Step 4: snippets of QUERY in one FILE (a folder is refused), with context.
 More than 20 matching lines is refused (exit 1): narrow the query first.
 
-  --context <n>           lines of context, 0 to 5 (default 2)
 ${MODES}
 ${REGEX}
-${BUDGETS(30, 8000)}
+${flagRows('show')}
 ${CWD_HELP}
   -h, --help              print this help
 
 ${COMMON}`;
 
-/** Engine option names as the command line spells them. */
-const FLAG_NAMES = {
-  terms: '--term',
-  paths: 'PATH',
-  query: 'QUERY',
-  file: 'FILE',
-  context: '--context',
-  maxLines: '--max-lines',
-  maxBytes: '--max-bytes',
-  mode: 'the mode',
-  recurseSubmodules: '--recurse-submodules',
-};
-
 /** An engine message in the command line's terms, on one line. */
 function oneLine(command, message) {
+  const flags = flagNames(command, { paths: 'PATH', query: 'QUERY', file: 'FILE', mode: 'the mode' });
   let m = message.replace(new RegExp(`^${command}: `), '');
-  m = m.replace(/option '([A-Za-z]+)'/g, (all, name) => FLAG_NAMES[name] ?? all);
+  m = m.replace(/option '([A-Za-z]+)'/g, (all, name) => flags[name] ?? all);
   m = m.replace(/mode 'regex'/, '--regex');
   m = m.replace(/\s+/g, ' ');
   return m.length > 400 ? `${m.slice(0, 399)}…` : m;
@@ -118,7 +99,6 @@ function subcommand(name, summary, usage, words) {
     };
     const options = {};
     const modes = [];
-    const terms = [];
     const cwd = [];
     let help = false;
     let positionals;
@@ -126,8 +106,8 @@ function subcommand(name, summary, usage, words) {
       positionals = readFlags(
         argv,
         {
-          strings: ['max-lines', 'max-bytes', ...CWD_FLAG.strings, ...(name === 'survey' ? ['term'] : []), ...(name === 'show' ? ['context'] : [])],
-          booleans: ['identifier', 'word', 'help', ...(regexOk ? ['regex'] : []), ...(name === 'show' ? [] : ['recurse-submodules'])],
+          strings: [...flagSpec(name).strings, ...CWD_FLAG.strings],
+          booleans: [...flagSpec(name).booleans, 'identifier', 'word', 'help', ...(regexOk ? ['regex'] : [])],
           shorts: { h: 'help', ...CWD_FLAG.shorts },
           positionals: true,
         },
@@ -135,12 +115,8 @@ function subcommand(name, summary, usage, words) {
           switch (flag) {
             case 'help': help = help || value; break;
             case 'identifier': case 'word': case 'regex': if (value) modes.push(flag); break;
-            case 'term': terms.push(value); break;
-            case 'recurse-submodules': if (value) options.recurseSubmodules = true; else delete options.recurseSubmodules; break;
             case 'cwd': cwd.push(value); break;
-            case 'context': options.context = integer('--context', value); break;
-            case 'max-lines': options.maxLines = integer('--max-lines', value); break;
-            case 'max-bytes': options.maxBytes = integer('--max-bytes', value); break;
+            default: applyFlag(name, flag, value, options);
           }
         },
       );
@@ -161,7 +137,7 @@ function subcommand(name, summary, usage, words) {
     const unique = [...new Set(modes)];
     if (unique.length > 1) return fail(`choose one mode: ${unique.map((m) => `--${m}`).join(' or ')}`);
     if (unique.length === 1) options.mode = unique[0];
-    const wordsError = words(positionals, options, terms);
+    const wordsError = words(positionals, options);
     if (wordsError) return fail(`${wordsError} (see ${PROGRAM} ${name} --help)`);
     if (cwd.length > 0) {
       try {
@@ -187,9 +163,8 @@ export const survey = subcommand(
   'survey',
   'Protocol step 1: compare up to 12 terms over up to 8 paths (counts only)',
   SURVEY_USAGE,
-  (words, options, terms) => {
-    if (terms.length === 0) return 'give at least one --term';
-    options.terms = terms;
+  (words, options) => {
+    if (!options.terms?.length) return 'give at least one --term';
     if (words.length > 0) options.paths = words;
     return undefined;
   },

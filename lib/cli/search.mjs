@@ -2,35 +2,25 @@
 // shell; the result object as JSON on stdout, or with --text the hits as
 // the MCP tool search_code shows them (lib/mcp/texts.mjs).
 
-import { UsageError, readFlags, splitGlobs } from '../args.mjs';
+import { UsageError, readFlags } from '../args.mjs';
 import { searchCodeText } from '../mcp/texts.mjs';
-import { CWD_FLAG, CWD_HELP, CwdError, SUBMODULES_HELP, briefFailure, flagMessage, lib, resolveCwd, integer, usageFailure } from './common.mjs';
+import { applyFlag, briefFailure, CWD_FLAG, CWD_HELP, CwdError, exclusionWords, flagMessage, flagNames, flagRows, flagSpec, lib, resolveCwd, usageFailure, usageRow, wrap } from './common.mjs';
 
 export const SEARCH_USAGE = `Usage: smart-file-query search QUERY [PATH] [options]
 
-Code search (searchCode): finds QUERY in the files under PATH (a file or a
-folder under the current directory; default: all of it), .gitignore, .git and
-node_modules excluded, files over 1024 KB skipped. Literal and smart case by
-default (case-insensitive unless QUERY has an upper-case letter). Prints
+${wrap(
+  'Code search (searchCode): finds QUERY in the files under PATH (a file or a folder under the current directory; ' +
+    `default: all of it), .gitignore, ${exclusionWords('searchCode', ' and ')} excluded, files over 1024 KB skipped. ` +
+    'Literal and smart case by default (case-insensitive unless QUERY has an upper-case letter). Prints',
+)}
 {"query","matchCount","matches":[{"path","lineNumber","content"}],"truncated",...}
 as JSON: one entry per matching line; matchCount counts every matching line.
 With --text: a head line with the counts (and what was left out), then each
 file's path and its matching lines as \`line: text\`, the MCP tool
 search_code's text.
 
-  --regex                 read QUERY as a JavaScript regex
-  --case-sensitive        exact case
-  -i, --ignore-case       ignore case
-  --max-results <n>       matching lines returned (default 50)
-  --offset <n>            skip this many matching lines first (paging)
-  --ext <.ts,.tsx>        only these extensions; comma-separated, repeatable
-  --exclude <glob>        exclude paths (a name without / at any depth);
-                          comma-separated, repeatable
-  --max-line-length <n>   cut longer lines to a window around the match
-                          (default 500; 0: off)
-  --text                  print the hits grep-style, grouped by file,
-                          instead of JSON
-${SUBMODULES_HELP}
+${flagRows('searchCode', { caseSensitive: [usageRow('-i, --ignore-case', 'ignore case')] })}
+${usageRow('--text', "print the hits grep-style, grouped by file, instead of JSON")}
 ${CWD_HELP}
   -h, --help              print this help
 
@@ -38,18 +28,7 @@ Exit status: 0 with a result (also when nothing matched), 1 for invalid
 input or an I/O error.
 `;
 
-const FLAGS = {
-  isRegex: '--regex',
-  caseSensitive: '--case-sensitive',
-  maxResults: '--max-results',
-  offset: '--offset',
-  includeExtensions: '--ext',
-  excludePatterns: '--exclude',
-  maxLineLength: '--max-line-length',
-  recurseSubmodules: '--recurse-submodules',
-  path: 'PATH',
-  query: 'QUERY',
-};
+const FLAGS = flagNames('searchCode', { path: 'PATH', query: 'QUERY' });
 
 async function run(argv, io) {
   const options = {};
@@ -61,8 +40,8 @@ async function run(argv, io) {
     words = readFlags(
       argv,
       {
-        strings: ['max-results', 'offset', 'ext', 'exclude', 'max-line-length', ...CWD_FLAG.strings],
-        booleans: ['regex', 'case-sensitive', 'ignore-case', 'recurse-submodules', 'text', 'help'],
+        strings: [...flagSpec('searchCode').strings, ...CWD_FLAG.strings],
+        booleans: [...flagSpec('searchCode').booleans, 'ignore-case', 'text', 'help'],
         shorts: { h: 'help', i: 'ignore-case', ...CWD_FLAG.shorts },
         positionals: true,
       },
@@ -71,15 +50,9 @@ async function run(argv, io) {
           case 'help': help = help || value; break;
           case 'cwd': cwd.push(value); break;
           case 'text': text = value; break;
-          case 'regex': options.isRegex = value; break;
-          case 'recurse-submodules': options.recurseSubmodules = value; break;
           case 'case-sensitive': if (value) options.caseSensitive = true; break;
           case 'ignore-case': if (value) options.caseSensitive = false; break;
-          case 'max-results': options.maxResults = integer('--max-results', value); break;
-          case 'offset': options.offset = integer('--offset', value); break;
-          case 'max-line-length': options.maxLineLength = integer('--max-line-length', value); break;
-          case 'ext': (options.includeExtensions ??= []).push(...value.split(',').map((s) => s.trim()).filter(Boolean)); break;
-          case 'exclude': (options.excludePatterns ??= []).push(...splitGlobs(value)); break;
+          default: applyFlag('searchCode', name, value, options);
         }
       },
     );

@@ -22,7 +22,12 @@ pub const OPTIONS: &[OptSpec] = &[
         .mcp_same("Directory to search (default: project root)"),
     opt("maxResults", Kind::Int(1, 10_000_000), "maximum files to return (default: 100)")
         .default_int(100)
-        .mcp_same("Maximum files to return (default: 100)"),
+        .mcp_same("Maximum files to return (default: 100)")
+        .cli(
+            "--max-results",
+            "<n>",
+            "entries listed, the first in path order (default 100); a warning on stderr says when there were more",
+        ),
     opt("sizes", Kind::Bool, "give each file's size (default: true); false: no stat per file")
         .default_bool(true)
         .mcp_same(
@@ -31,7 +36,8 @@ pub const OPTIONS: &[OptSpec] = &[
         ),
     opt("recurseSubmodules", Kind::Bool, "list initialised git submodules' files too (default: false)")
         .default_bool(false)
-        .mcp_same(crate::options::RECURSE_SUBMODULES_MCP),
+        .mcp_same(crate::options::RECURSE_SUBMODULES_MCP)
+        .cli("--recurse-submodules", "", crate::options::SUBMODULES_CLI),
     opt("cwd", Kind::Str, "workspace root (default: process.cwd())").default_prose("process.cwd()"),
     opt("timeoutMs", Kind::Int(1, crate::smart_file_query::MAX_TIMEOUT_MS), "reject with ETIMEOUT after this many milliseconds"),
     opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")

@@ -1,16 +1,10 @@
 // The MCP tools' shared schema pieces and helpers (see ../tools.mjs).
 
-import { createRequire } from 'node:module';
 import { posix, relative, resolve, sep } from 'node:path';
 
-/** Every API's declared options and default exclusions (generated from the engine's tables). */
-const { OPTIONS, EXCLUDES } = createRequire(import.meta.url)('../../generated/options.js');
+import { declared, OPTIONS } from '../../declared.mjs';
 
-/** An API's default exclusions as a text states them: `a, b, c` (`last` joins the last two). */
-export function exclusionWords(api, last = ', ') {
-  const list = EXCLUDES[api];
-  return `${list.slice(0, -1).join(', ')}${last}${list.at(-1)}`;
-}
+export { exclusionWords } from '../../declared.mjs';
 
 // ---------------------------------------------------------------------------
 // The declared options (lib/generated/options.js)
@@ -30,16 +24,6 @@ export function apiOptions(api, args) {
   const out = {};
   for (const o of OPTIONS[api].options) if (o.mcp && args[o.mcp] !== undefined) out[o.name] = args[o.mcp];
   return out;
-}
-
-/** The declared default of an option. */
-export function declaredDefault(api, name) {
-  return OPTIONS[api].options.find((o) => o.name === name).default;
-}
-
-/** The declared largest value of an integer option. */
-export function declaredMax(api, name) {
-  return OPTIONS[api].options.find((o) => o.name === name).max;
 }
 
 // ---------------------------------------------------------------------------
@@ -174,8 +158,9 @@ export function TRUNCATED_LIST(unit, limit) {
  * @param {(maxResults: number) => Promise<unknown[]>} call
  */
 export async function firstN(api, maxResults, call) {
-  const limit = maxResults ?? declaredDefault(api, 'maxResults');
-  if (!Number.isInteger(limit) || limit < 1 || limit >= declaredMax(api, 'maxResults')) return { list: await call(limit), more: false };
+  const { default: fallback, max } = declared(api, 'maxResults');
+  const limit = maxResults ?? fallback;
+  if (!Number.isInteger(limit) || limit < 1 || limit >= max) return { list: await call(limit), more: false };
   const list = await call(limit + 1);
   return list.length > limit ? { list: list.slice(0, limit), more: true } : { list, more: false };
 }

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::excludes::{Excludes, LeftOut};
 use crate::lines::{FileLines, LineEntry, LineQuery, Symbol, label, search_lines};
 use crate::matcher::Matcher;
-use crate::options::{Kind, OptSpec, RawOptions, opt};
+use crate::options::{Kind, OptSpec, RawOptions, SUBMODULES_CLI, Split, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::pattern::{Case, PatternSpec, Syntax};
 use crate::project_config::{ExcludeMode, ProjectConfig};

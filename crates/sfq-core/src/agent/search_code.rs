@@ -13,24 +13,34 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
             .mcp_same("Limit search to this file or directory"),
         opt("isRegex", Kind::Bool, "read the query as a JavaScript regex (default: false, a literal)")
             .default_bool(false)
-            .mcp("is_regex", "Treat query as regex (default: false)"),
+            .mcp("is_regex", "Treat query as regex (default: false)")
+            .cli("--regex", "", "read QUERY as a JavaScript regex"),
         opt(
             "caseSensitive",
             Kind::Bool,
             "true/false; default smart case (insensitive unless the query has an upper-case letter)",
         )
         .default_prose("smart case (insensitive unless the query has an upper-case letter)")
-        .mcp("case_sensitive", "Case-sensitive search (default: false)"),
+        .mcp("case_sensitive", "Case-sensitive search (default: false)")
+        .cli("--case-sensitive", "", "exact case"),
         opt("maxResults", Kind::Int(1, MAX_RESULTS), "matching lines returned (default 50)")
             .default_int(50)
-            .mcp("max_results", "Max matching lines to return (default: 50)"),
+            .mcp("max_results", "Max matching lines to return (default: 50)")
+            .cli("--max-results", "<n>", "matching lines returned (default 50)"),
         opt("offset", Kind::Int(0, MAX_RESULTS), "skip this many matching lines first (paging)")
             .default_int(0)
             .mcp_same(
                 "Skip this many matching lines first, to page through a long answer (default: 0)",
-            ),
+            )
+            .cli("--offset", "<n>", "skip this many matching lines first (paging)"),
         opt("includeExtensions", Kind::List, "only files with these extensions ('.ts' or 'ts')")
-            .mcp("include_extensions", "Only files with these extensions (e.g. [\".ts\", \".tsx\"])"),
+            .mcp("include_extensions", "Only files with these extensions (e.g. [\".ts\", \".tsx\"])")
+            .cli_list(
+                "--ext",
+                "<.ts,.tsx>",
+                Split::Comma,
+                "only these extensions; comma-separated, repeatable",
+            ),
         opt(
             "excludePatterns",
             Kind::List,
@@ -39,16 +49,26 @@ pub const SEARCH_CODE_OPTIONS: &[OptSpec] = &{
         .mcp(
             "exclude_patterns",
             "Glob patterns to exclude (a name without / matches at any depth)",
+        )
+        .cli_list(
+            "--exclude",
+            "<glob>",
+            Split::Globs,
+            "exclude paths (a name without / at any depth); comma-separated, repeatable",
+        ),
+        c[4].cli(
+            "--max-line-length",
+            "<n>",
+            "cut longer lines to a window around the match (default 500; 0: off)",
         ),
         x[1],
-        c[6],
+        c[6].cli("--recurse-submodules", "", SUBMODULES_CLI),
         x[0],
         x[2],
         c[0],
         c[1],
         c[2],
         c[3],
-        c[4],
         c[5],
     ]
 };

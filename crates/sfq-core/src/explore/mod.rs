@@ -23,7 +23,7 @@ use crate::engine::Reader;
 use crate::error::{Error, Result};
 use crate::excludes::Excludes;
 use crate::matcher::{BudgetExceeded, Matcher};
-use crate::options::{Kind, OptSpec, RawOptions, opt};
+use crate::options::{Kind, OptSpec, RawOptions, Split, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::pattern::{Boundary, Case, PatternSpec, Syntax};
 use crate::search::{self, FileText, Hit, Mode, SkipReason};
@@ -67,14 +67,24 @@ const MODE_MCP_REGEX: &str = "'fixed' (default): the term anywhere; 'identifier'
 /// The options every command takes, with the command's budget (`maxLines`
 /// and `maxBytes` may only lower it).
 macro_rules! explore_options {
-    ($budget:expr, $lines_doc:expr, $bytes_doc:expr) => {
+    ($budget:expr, $lines:literal, $bytes:literal) => {
         [
             opt("maxLines", Kind::Int(1, u64::MAX), "lower the output's line budget")
                 .default_int($budget.lines as u64)
-                .mcp("max_lines", $lines_doc),
+                .mcp("max_lines", concat!("Lower the output budget (default ", $lines, " lines)"))
+                .cli(
+                    "--max-lines",
+                    "<n>",
+                    concat!("lower the output budget (default ", $lines, " lines)"),
+                ),
             opt("maxBytes", Kind::Int(1, u64::MAX), "lower the output's byte budget")
                 .default_int($budget.bytes as u64)
-                .mcp("max_bytes", $bytes_doc),
+                .mcp("max_bytes", concat!("Lower the output budget (default ", $bytes, " bytes)"))
+                .cli(
+                    "--max-bytes",
+                    "<n>",
+                    concat!("lower the output budget (default ", $bytes, " bytes)"),
+                ),
             opt("cwd", Kind::Str, "the root; paths are relative to it (default: process.cwd())")
                 .default_prose("process.cwd()"),
             opt(
@@ -102,7 +112,8 @@ const RECURSE_SUBMODULES: OptSpec = opt(
     "search initialised git submodules too, as git ls-files --recurse-submodules (default: false)",
 )
 .default_bool(false)
-.mcp("recurse_submodules", crate::options::RECURSE_SUBMODULES_MCP);
+.mcp("recurse_submodules", crate::options::RECURSE_SUBMODULES_MCP)
+.cli("--recurse-submodules", "", crate::options::SUBMODULES_CLI);
 
 /// `paths` of scout and sample.
 const PATHS: OptSpec =
@@ -116,14 +127,11 @@ const QUERY: OptSpec =
 
 /// `survey`'s options.
 pub const SURVEY_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!(
-        survey::BUDGET,
-        "Lower the output budget (default 20 lines)",
-        "Lower the output budget (default 4000 bytes)"
-    );
+    let c = explore_options!(survey::BUDGET, "20", "4000");
     [
         opt("terms", Kind::List, "fixed terms to compare (1 to 12)")
-            .mcp_same("The terms to compare (1 to 12)"),
+            .mcp_same("The terms to compare (1 to 12)")
+            .cli_list("--term", "<text>", Split::Each, "a term to compare (repeatable, 1 to 12)"),
         opt("paths", Kind::List, "paths to compare (up to 8; default: the whole root)")
             .mcp_same("Up to 8 files or folders to compare (default: the top-level folders)"),
         opt(
@@ -145,38 +153,27 @@ pub const SURVEY_OPTIONS: &[OptSpec] = &{
 
 /// `scout`'s options.
 pub const SCOUT_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!(
-        scout::BUDGET,
-        "Lower the output budget (default 15 lines)",
-        "Lower the output budget (default 4000 bytes)"
-    );
+    let c = explore_options!(scout::BUDGET, "15", "4000");
     [QUERY, PATHS, MODE, RECURSE_SUBMODULES, c[0], c[1], c[2], c[3], c[4]]
 };
 
 /// `sample`'s options.
 pub const SAMPLE_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!(
-        sample::BUDGET,
-        "Lower the output budget (default 20 lines)",
-        "Lower the output budget (default 6000 bytes)"
-    );
+    let c = explore_options!(sample::BUDGET, "20", "6000");
     [QUERY, PATHS, MODE, RECURSE_SUBMODULES, c[0], c[1], c[2], c[3], c[4]]
 };
 
 /// `show`'s options.
 pub const SHOW_OPTIONS: &[OptSpec] = &{
-    let c = explore_options!(
-        show::BUDGET,
-        "Lower the output budget (default 30 lines)",
-        "Lower the output budget (default 8000 bytes)"
-    );
+    let c = explore_options!(show::BUDGET, "30", "8000");
     [
         QUERY,
         opt("file", Kind::Str, "the one file to show snippets of")
             .mcp_same("The file (under the root)"),
         opt("context", Kind::Int(0, show::MAX_CONTEXT as u64), "lines of context (default 2)")
             .default_int(show::DEFAULT_CONTEXT as u64)
-            .mcp_same("Lines of context around each match, 0 to 5 (default 2)"),
+            .mcp_same("Lines of context around each match, 0 to 5 (default 2)")
+            .cli("--context", "<n>", "lines of context, 0 to 5 (default 2)"),
         MODE,
         c[0],
         c[1],

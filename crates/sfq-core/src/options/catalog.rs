@@ -4,7 +4,7 @@
 //! fails when the committed file is not what the tables give;
 //! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it).
 
-use super::spec::{Dflt, Kind, OptSpec};
+use super::spec::{Dflt, Kind, OptSpec, Split};
 use crate::{agent, excludes, explore, find_files, glob_files, smart_file_query};
 
 /// How an API's MCP tool writes its schema (each seed has its style).
@@ -114,6 +114,18 @@ fn option(o: &OptSpec) -> String {
     pairs.push(("doc", q(o.doc)));
     if let Some(m) = o.mcp {
         pairs.push(("mcp", q(m.name)));
+    }
+    if let Some(c) = o.cli {
+        let split = match c.split {
+            Split::Each => "each",
+            Split::Comma => "comma",
+            Split::Globs => "globs",
+        };
+        let mut cli = vec![("flag", q(c.flag)), ("value", q(c.value)), ("doc", q(c.doc))];
+        if o.kind == Kind::List {
+            cli.push(("split", q(split)));
+        }
+        pairs.push(("cli", object(&cli)));
     }
     object(&pairs)
 }
@@ -232,7 +244,8 @@ mod tests {
                     Dflt::Str(s) => vec![s.to_string()],
                     Dflt::None | Dflt::Prose(_) => continue,
                 };
-                let texts = std::iter::once(o.doc).chain(o.mcp.map(|m| m.doc));
+                let texts =
+                    std::iter::once(o.doc).chain(o.mcp.map(|m| m.doc)).chain(o.cli.map(|c| c.doc));
                 for text in texts {
                     if text.to_lowercase().contains("default") {
                         assert!(

@@ -12,7 +12,11 @@ use crate::error::{Error, Result};
 mod catalog;
 mod spec;
 
-pub use spec::{Dflt, Kind, OptSpec, opt};
+pub use spec::{Dflt, Kind, OptSpec, Split, opt};
+
+/// The CLI subcommands' text for `--recurse-submodules`.
+pub const SUBMODULES_CLI: &str =
+    "search initialised git submodules too, as git ls-files --recurse-submodules lists them";
 
 /// The MCP tools' description of the recurse-submodules argument (each tool
 /// spells its name in its own style).

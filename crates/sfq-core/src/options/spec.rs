@@ -48,6 +48,32 @@ pub struct Mcp {
     pub values: Option<&'static [&'static str]>,
 }
 
+/// How a value given several times, or with commas, makes a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// Each value is one item.
+    Each,
+    /// Values are comma-separated items (trimmed, empty ones dropped).
+    Comma,
+    /// Values are comma-separated globs (a comma inside braces or a class
+    /// stays).
+    Globs,
+}
+
+/// How a CLI subcommand takes an option: its flag, the value's placeholder
+/// and the usage's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cli {
+    /// `--max-results`.
+    pub flag: &'static str,
+    /// `<n>`; empty for a boolean flag.
+    pub value: &'static str,
+    /// The usage's text for the flag.
+    pub doc: &'static str,
+    /// For a list: how values make items.
+    pub split: Split,
+}
+
 /// One option of an API.
 #[derive(Debug, Clone, Copy)]
 pub struct OptSpec {
@@ -62,11 +88,14 @@ pub struct OptSpec {
     pub default: Dflt,
     /// The MCP tool's argument, when the tool offers the option.
     pub mcp: Option<Mcp>,
+    /// The CLI subcommand's flag, when the subcommand offers the option.
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by the generator (`catalog`), a test"))]
+    pub cli: Option<Cli>,
 }
 
 /// Shorthand for a table row (no default, not an MCP argument).
 pub const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> OptSpec {
-    OptSpec { name, kind, doc, default: Dflt::None, mcp: None }
+    OptSpec { name, kind, doc, default: Dflt::None, mcp: None, cli: None }
 }
 
 impl OptSpec {
@@ -98,6 +127,24 @@ impl OptSpec {
     /// Offered by the API's MCP tool under its own name, described by `doc`.
     pub const fn mcp_same(self, doc: &'static str) -> OptSpec {
         OptSpec { mcp: Some(Mcp { name: self.name, doc, values: None }), ..self }
+    }
+
+    /// Offered by the API's CLI subcommand as `flag` (a boolean flag, or
+    /// one taking `value`), described by `doc` in its usage.
+    pub const fn cli(self, flag: &'static str, value: &'static str, doc: &'static str) -> OptSpec {
+        OptSpec { cli: Some(Cli { flag, value, doc, split: Split::Each }), ..self }
+    }
+
+    /// A list offered by the CLI subcommand as `flag`, its values split as
+    /// `split` says.
+    pub const fn cli_list(
+        self,
+        flag: &'static str,
+        value: &'static str,
+        split: Split,
+        doc: &'static str,
+    ) -> OptSpec {
+        OptSpec { cli: Some(Cli { flag, value, doc, split }), ..self }
     }
 
     /// Offered by the MCP tool with only these of its values.
