@@ -775,9 +775,9 @@ export type ExploreMode = 'fixed' | 'identifier' | 'word' | 'regex';
 
 /** Options every protocol command takes. */
 export interface ExploreOptions {
-  /** Lower the output's line budget (never above the command's default). */
+  /** Lower the output's line budget (never above the command's default: survey 20, scout 15, sample 20, show 30 lines; 3 at least). */
   maxLines?: number;
-  /** Lower the output's byte budget (never above the command's default). */
+  /** Lower the output's byte budget (never above the command's default: survey 4000, scout 4000, sample 6000, show 8000 bytes; 200 at least). */
   maxBytes?: number;
   /** The root; paths are relative to it and must stay inside (default: `process.cwd()`). */
   cwd?: string;
