@@ -59,6 +59,8 @@ const APIS: [string, string, string[]][] = [
   ['scout', 'ScoutOptions', []],
   ['sample', 'ScoutOptions', []],
   ['show', 'ShowOptions', []],
+  ['getOutline', 'OutlineOptions', ['path']],
+  ['openSession', 'SessionOptions', []],
 ];
 /** Options of the JS API only (not sent to the engine). */
 const JS_ONLY = new Set(['signal', 'onProgress']);

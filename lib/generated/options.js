@@ -279,6 +279,31 @@ exports.OPTIONS = {
       "max_bytes": { "type": "integer", "description": "Lower the output budget (default 8000 bytes)" },
     },
   },
+  getOutline: {
+    tool: "view_outline",
+    options: [
+      { "name": "path", "type": "string", "doc": "the file, under the root", "mcp": "path" },
+      { "name": "imports", "type": "string", "values": ["block", "each", "none"], "default": "block", "doc": "how imports are listed: 'block' (default), 'each' or 'none'", "mcp": "imports" },
+      { "name": "cwd", "type": "string", "defaultText": "process.cwd()", "doc": "the root; path must resolve inside it (default: process.cwd())" },
+      { "name": "timeoutMs", "type": "integer", "min": 1, "max": 2147483647, "doc": "reject with ETIMEOUT after this many milliseconds" },
+      { "name": "maxItems", "type": "integer", "min": 1, "max": 1000000, "default": 2000, "doc": "item budget; the rest is cut (default 2000)" },
+      { "name": "maxDepth", "type": "integer", "min": 1, "max": 100, "default": 6, "doc": "nesting depth kept (default 6)" },
+      { "name": "includeImports", "type": "boolean", "default": true, "doc": "list imports (default true; false is imports: 'none')" },
+    ],
+    schema: {
+      "path": { "type": "string", "description": "Path to the source file" },
+      "imports": { "type": "string", "enum": ["block", "each", "none"], "description": "How imports are shown: 'block' (default) one line per run of consecutive imports, 'imports (N): module, module, …'; 'each' one line per import; 'none' leaves them out" },
+    },
+  },
+  openSession: {
+    tool: null,
+    options: [
+      { "name": "cwd", "type": "string", "defaultText": "process.cwd()", "doc": "the tree the session answers for (default: process.cwd())" },
+      { "name": "memoryBudgetMB", "type": "integer", "min": 1, "max": 1048576, "default": 1024, "doc": "the most memory the session holds, in MiB (default 1024)" },
+      { "name": "threads", "type": "integer", "min": 1, "max": 256, "defaultText": "the machine's parallelism", "doc": "worker threads of its calls that do not say" },
+      { "name": "watch", "type": "boolean", "default": true, "doc": "watch the folders its calls walk (default true)" },
+    ],
+  },
 };
 
 /** Each API's default exclusions (crates/sfq-core/src/excludes.rs). */

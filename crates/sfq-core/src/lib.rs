@@ -279,9 +279,8 @@ pub fn query_output_from(
         }
         Command::GetOutline => {
             let raw =
-                options::RawOptions::parse("getOutline", options, outline::OUTLINE_OPTION_NAMES)?;
-            let cancel =
-                cancel.with_timeout(raw.int("timeoutMs", 1, smart_file_query::MAX_TIMEOUT_MS)?);
+                options::RawOptions::parse_names("getOutline", options, outline::OUTLINE_OPTIONS)?;
+            let cancel = cancel.with_timeout(raw.int_of("timeoutMs", outline::OUTLINE_OPTIONS)?);
             Ok(Output::Outline(outline::get_outline(&raw, &cancel)?))
         }
         Command::FormatOutline => Ok(Output::Text(outline::format_outline(options)?)),

@@ -9,13 +9,37 @@ use sfq_outline::{ImportMode, Outline, OutlineOptions, ViewOp, WindowSize, Windo
 
 use crate::cancel::Cancel;
 use crate::error::{Error, ErrorCode, Result};
-use crate::options::RawOptions;
+use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::text::{Encoding, is_binary};
 
-/// Options of `getOutline`.
-pub const OUTLINE_OPTION_NAMES: &[&str] =
-    &["path", "cwd", "timeoutMs", "maxItems", "maxDepth", "includeImports", "imports"];
+/// `getOutline`'s options (checked where they are read).
+pub const OUTLINE_OPTIONS: &[OptSpec] = &[
+    opt("path", Kind::Str, "the file, under the root").mcp_same("Path to the source file"),
+    opt(
+        "imports",
+        Kind::OneOf(&["block", "each", "none"]),
+        "how imports are listed: 'block' (default), 'each' or 'none'",
+    )
+    .default_str("block")
+    .mcp_same(
+        "How imports are shown: 'block' (default) one line per run of consecutive imports, \
+         'imports (N): module, module, …'; 'each' one line per import; 'none' leaves them out",
+    ),
+    opt("cwd", Kind::Str, "the root; path must resolve inside it (default: process.cwd())")
+        .default_prose("process.cwd()"),
+    opt(
+        "timeoutMs",
+        Kind::Int(1, crate::smart_file_query::MAX_TIMEOUT_MS),
+        "reject with ETIMEOUT after this many milliseconds",
+    ),
+    opt("maxItems", Kind::Int(1, 1_000_000), "item budget; the rest is cut (default 2000)")
+        .default_int(OutlineOptions::DEFAULT_MAX_ITEMS),
+    opt("maxDepth", Kind::Int(1, 100), "nesting depth kept (default 6)")
+        .default_int(OutlineOptions::DEFAULT_MAX_DEPTH),
+    opt("includeImports", Kind::Bool, "list imports (default true; false is imports: 'none')")
+        .default_bool(true),
+];
 /// Options of the viewer's native read.
 pub const VIEW_OPTION_NAMES: &[&str] = &["path", "cwd", "windowSize", "op", "line", "from"];
 /// The largest file either reads (larger ones are refused with `EFILETOOLARGE`).
@@ -73,10 +97,10 @@ pub fn get_outline(raw: &RawOptions, cancel: &Cancel) -> Result<Outline> {
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let path = required_path(raw)?;
     let mut options = OutlineOptions::default();
-    if let Some(n) = raw.int("maxItems", 1, 1_000_000)? {
+    if let Some(n) = raw.int_of("maxItems", OUTLINE_OPTIONS)? {
         options = options.with_max_items(n as i64).map_err(option_error)?;
     }
-    if let Some(n) = raw.int("maxDepth", 1, 100)? {
+    if let Some(n) = raw.int_of("maxDepth", OUTLINE_OPTIONS)? {
         options = options.with_max_depth(n as i64).map_err(option_error)?;
     }
     let mode = match raw.string("imports")? {

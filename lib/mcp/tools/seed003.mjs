@@ -55,24 +55,10 @@ export const searchCode = {
 export const viewOutline = {
   name: 'view_outline',
   description: 'Get the structure/skeleton of a source file (classes, functions, etc.) without implementation details.',
-  inputSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      path: { type: 'string', description: 'Path to the source file' },
-      imports: {
-        type: 'string',
-        enum: ['block', 'each', 'none'],
-        description:
-          "How imports are shown: 'block' (default) one line per run of consecutive imports, " +
-          "'imports (N): module, module, …'; 'each' one line per import; 'none' leaves them out",
-      },
-    },
-    required: ['path'],
-  },
+  inputSchema: inputSchema('getOutline', ['path']),
   pathArgument: 'path',
   run: (args, { api, root }, signal) =>
-    api.getOutline(args.path, { cwd: root, signal, ...(args.imports === undefined ? {} : { imports: args.imports }) }),
+    api.getOutline(args.path, { ...apiOptions('getOutline', args), cwd: root, signal }),
   text: (value, args, budget) =>
     fitText(renderOutline(value), budget, (k, total) =>
       `[truncated: true. ${budgetWords()}: ${k} of its ${total} lines are shown. View a part of the file with ` +

@@ -5,7 +5,7 @@
 //! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it).
 
 use super::spec::{Dflt, Kind, OptSpec, Split};
-use crate::{agent, excludes, explore, find_files, glob_files, smart_file_query};
+use crate::{agent, excludes, explore, find_files, glob_files, outline, session, smart_file_query};
 
 /// How an API's MCP tool writes its schema (each seed has its style).
 #[derive(Debug, Clone, Copy)]
@@ -19,19 +19,20 @@ pub struct Tool {
     pub string_or_list: bool,
 }
 
-/// An API: its name, its option table and its MCP tool.
+/// An API: its name, its option table and its MCP tool (`openSession` has
+/// none).
 #[derive(Debug, Clone, Copy)]
 pub struct Api {
     /// The JS API's function name.
     pub name: &'static str,
     /// Its options.
     pub table: &'static [OptSpec],
-    /// Its MCP tool.
-    pub tool: Tool,
+    /// Its MCP tool, if it has one.
+    pub tool: Option<Tool>,
 }
 
-const fn tool(name: &'static str, integer: &'static str, string_or_list: bool) -> Tool {
-    Tool { name, integer, string_or_list }
+const fn tool(name: &'static str, integer: &'static str, string_or_list: bool) -> Option<Tool> {
+    Some(Tool { name, integer, string_or_list })
 }
 
 /// The APIs whose options are declared in a table.
@@ -66,6 +67,12 @@ pub const APIS: &[Api] = &[
     Api { name: "scout", table: explore::SCOUT_OPTIONS, tool: tool("scout", "integer", false) },
     Api { name: "sample", table: explore::SAMPLE_OPTIONS, tool: tool("sample", "integer", false) },
     Api { name: "show", table: explore::SHOW_OPTIONS, tool: tool("show", "integer", false) },
+    Api {
+        name: "getOutline",
+        table: outline::OUTLINE_OPTIONS,
+        tool: tool("view_outline", "integer", false),
+    },
+    Api { name: "openSession", table: session::SESSION_OPTIONS, tool: None },
 ];
 
 /// A JSON string.
@@ -168,18 +175,22 @@ pub fn render_js() -> String {
         out.push_str(&format!(
             "  {}: {{\n    tool: {},\n    options: [\n",
             api.name,
-            q(api.tool.name)
+            api.tool.map_or("null".to_string(), |t| q(t.name))
         ));
         for o in api.table {
             out.push_str(&format!("      {},\n", option(o)));
         }
-        out.push_str("    ],\n    schema: {\n");
-        for o in api.table {
-            if let (Some(m), Some(s)) = (o.mcp, schema(o, &api.tool)) {
-                out.push_str(&format!("      {}: {s},\n", q(m.name)));
+        out.push_str("    ],\n");
+        if let Some(tool) = &api.tool {
+            out.push_str("    schema: {\n");
+            for o in api.table {
+                if let (Some(m), Some(s)) = (o.mcp, schema(o, tool)) {
+                    out.push_str(&format!("      {}: {s},\n", q(m.name)));
+                }
             }
+            out.push_str("    },\n");
         }
-        out.push_str("    },\n  },\n");
+        out.push_str("  },\n");
     }
     out.push_str("};\n\n/** Each API's default exclusions (crates/sfq-core/src/excludes.rs). */\nexports.EXCLUDES = {\n");
     for (api, list) in EXCLUDES {

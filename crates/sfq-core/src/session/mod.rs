@@ -32,7 +32,7 @@ use crate::cancel::Cancel;
 use crate::discovery::{self, Candidates, DiscoveryProfile, Listed};
 use crate::engine::Source;
 use crate::error::{Error, ErrorCode, Result};
-use crate::options::RawOptions;
+use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::resolve_root;
 use crate::{Command, Encoded, Format};
 use listing::{Found, Listings, Whole};
@@ -294,11 +294,20 @@ fn deferred(
     report_dropped.then(|| Box::new((root.to_path_buf(), profile.on_disk())))
 }
 
-/// The default `memoryBudgetMB` of a session.
-pub const DEFAULT_MEMORY_BUDGET_MB: u64 = 1024;
-
 /// The options [`Session::open`] takes.
-pub const SESSION_OPTION_NAMES: &[&str] = &["cwd", "memoryBudgetMB", "threads", "watch"];
+pub const SESSION_OPTIONS: &[OptSpec] = &[
+    opt("cwd", Kind::Str, "the tree the session answers for (default: process.cwd())")
+        .default_prose("process.cwd()"),
+    opt(
+        "memoryBudgetMB",
+        Kind::Int(1, 1 << 20),
+        "the most memory the session holds, in MiB (default 1024)",
+    )
+    .default_int(1024),
+    opt("threads", Kind::Int(1, 256), "worker threads of its calls that do not say")
+        .default_prose("the machine's parallelism"),
+    opt("watch", Kind::Bool, "watch the folders its calls walk (default true)").default_bool(true),
+];
 
 /// The queries a session answers (the module's, by their JS names).
 const SESSION_COMMANDS: [Command; 11] = [
@@ -377,7 +386,8 @@ pub struct SessionStats {
 impl Session {
     /// Opens a session on the options' `cwd` (default: the process's).
     pub fn open(options: &str) -> Result<Session> {
-        let raw = RawOptions::parse("openSession", options, SESSION_OPTION_NAMES)?;
+        let t = SESSION_OPTIONS;
+        let raw = RawOptions::parse_names("openSession", options, t)?;
         let root = resolve_root(raw.string("cwd")?.as_deref())?;
         if root.to_str().is_none() {
             return Err(Error::invalid_option(format!(
@@ -385,9 +395,9 @@ impl Session {
                 root.display()
             )));
         }
-        let budget_mb = raw.int("memoryBudgetMB", 1, 1 << 20)?.unwrap_or(DEFAULT_MEMORY_BUDGET_MB);
-        let threads = raw.int("threads", 1, 256)?;
-        let watch = raw.bool("watch")?.unwrap_or(true);
+        let budget_mb = raw.int_default("memoryBudgetMB", t)?;
+        let threads = raw.int_of("threads", t)?;
+        let watch = raw.bool_default("watch", t)?;
         Ok(Session {
             store: Arc::new(Store::new(root, budget_mb << 20, watch)),
             threads,
