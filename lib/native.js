@@ -7,6 +7,8 @@
 
 const binding = require('./load.js').loadBinding();
 const { decodeCompact } = require('./decode.js');
+// Every API declares timeoutMs alike (the engine's options::TIMEOUT_MS).
+const { max: MAX_TIMEOUT_MS } = require('./generated/options.js').OPTIONS.searchCode.options.find((o) => o.name === 'timeoutMs');
 
 /** An Error with a `code` property. */
 function codedError(code, message, cause) {
@@ -170,7 +172,7 @@ function run(kind, options, patternKey, signal, compact, session) {
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     const ms = options?.timeoutMs;
-    if (Number.isInteger(ms) && ms >= 1 && ms <= 2147483647) {
+    if (Number.isInteger(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS) {
       timer = setTimeout(() => {
         token.cancel();
         finish(reject, codedError('ETIMEOUT', `The operation timed out after ${ms} ms (timeoutMs)`));

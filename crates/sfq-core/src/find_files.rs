@@ -39,9 +39,8 @@ pub const OPTIONS: &[OptSpec] = &[
         .mcp_same(crate::options::RECURSE_SUBMODULES_MCP)
         .cli("--recurse-submodules", "", crate::options::SUBMODULES_CLI),
     opt("cwd", Kind::Str, "workspace root (default: process.cwd())").default_prose("process.cwd()"),
-    opt("timeoutMs", Kind::Int(1, crate::smart_file_query::MAX_TIMEOUT_MS), "reject with ETIMEOUT after this many milliseconds"),
-    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
-        .default_prose("the machine's parallelism"),
+    crate::options::TIMEOUT_MS,
+    crate::options::THREADS,
 ];
 
 /// One entry found.

@@ -69,13 +69,8 @@ pub const GLOB_FILES_OPTIONS: &[OptSpec] = &[
     opt("includePatterns", Kind::List, "paths kept even when excluded or git-ignored"),
     opt("cwd", Kind::Str, "workspace root, where the config file is read (default: process.cwd())")
         .default_prose("process.cwd()"),
-    opt(
-        "timeoutMs",
-        Kind::Int(1, (1 << 31) - 1),
-        "reject with ETIMEOUT after this many milliseconds",
-    ),
-    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
-        .default_prose("the machine's parallelism"),
+    crate::options::TIMEOUT_MS,
+    crate::options::THREADS,
 ];
 
 /// `globFiles`' result (seed 004's response, camelCase).

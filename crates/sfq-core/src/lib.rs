@@ -258,11 +258,7 @@ pub fn query_output_from(
                  t: &[options::OptSpec]|
      -> Result<(options::RawOptions, Cancel)> {
         let raw = options::RawOptions::parse_table(api, options, t)?.with_source(source.clone());
-        let cancel = cancel.clone().with_timeout(raw.int(
-            "timeoutMs",
-            1,
-            smart_file_query::MAX_TIMEOUT_MS,
-        )?);
+        let cancel = cancel.clone().with_timeout(raw.int_of("timeoutMs", t)?);
         cancel.check()?;
         Ok((raw, cancel))
     };

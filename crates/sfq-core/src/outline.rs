@@ -28,11 +28,7 @@ pub const OUTLINE_OPTIONS: &[OptSpec] = &[
     ),
     opt("cwd", Kind::Str, "the root; path must resolve inside it (default: process.cwd())")
         .default_prose("process.cwd()"),
-    opt(
-        "timeoutMs",
-        Kind::Int(1, crate::smart_file_query::MAX_TIMEOUT_MS),
-        "reject with ETIMEOUT after this many milliseconds",
-    ),
+    crate::options::TIMEOUT_MS,
     opt("maxItems", Kind::Int(1, 1_000_000), "item budget; the rest is cut (default 2000)")
         .default_int(OutlineOptions::DEFAULT_MAX_ITEMS),
     opt("maxDepth", Kind::Int(1, 100), "nesting depth kept (default 6)")

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::excludes::{Excludes, LeftOut};
 use crate::lines::{FileLines, LineEntry, LineQuery, Symbol, label, search_lines};
 use crate::matcher::Matcher;
-use crate::options::{Kind, OptSpec, RawOptions, SUBMODULES_CLI, Split, opt};
+use crate::options::{Kind, MAX_TIMEOUT_MS, OptSpec, RawOptions, SUBMODULES_CLI, Split, opt};
 use crate::paths::{resolve_inside, resolve_root};
 use crate::pattern::{Case, PatternSpec, Syntax};
 use crate::project_config::{ExcludeMode, ProjectConfig};
@@ -31,7 +31,6 @@ use crate::search::SkipReason;
 use crate::text::Encoding;
 
 const MAX_RESULTS: u64 = 10_000_000;
-const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
 use crate::smart_file_query::{DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES};
 
 /// Options every line-search profile takes.
@@ -44,13 +43,8 @@ macro_rules! common_options {
                 "workspace root; paths are relative to it (default: process.cwd())",
             )
             .default_prose("process.cwd()"),
-            opt(
-                "timeoutMs",
-                Kind::Int(1, MAX_TIMEOUT_MS),
-                "reject with ETIMEOUT after this many milliseconds",
-            ),
-            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
-                .default_prose("the machine's parallelism"),
+            crate::options::TIMEOUT_MS,
+            crate::options::THREADS,
             opt(
                 "regexTimeoutMs",
                 Kind::Int(1, MAX_TIMEOUT_MS),

@@ -87,13 +87,8 @@ macro_rules! explore_options {
                 ),
             opt("cwd", Kind::Str, "the root; paths are relative to it (default: process.cwd())")
                 .default_prose("process.cwd()"),
-            opt(
-                "timeoutMs",
-                Kind::Int(1, (1 << 31) - 1),
-                "reject with ETIMEOUT after this many milliseconds",
-            ),
-            opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
-                .default_prose("the machine's parallelism"),
+            crate::options::TIMEOUT_MS,
+            crate::options::THREADS,
         ]
     };
 }

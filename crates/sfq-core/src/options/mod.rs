@@ -14,6 +14,21 @@ mod spec;
 
 pub use spec::{Dflt, Kind, OptSpec, Split, opt};
 
+/// The largest `timeoutMs` (and time budgets): what a JS timer can wait.
+pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
+
+/// `timeoutMs`, as every API takes it.
+pub const TIMEOUT_MS: OptSpec = opt(
+    "timeoutMs",
+    Kind::Int(1, MAX_TIMEOUT_MS),
+    "reject with ETIMEOUT after this many milliseconds",
+);
+
+/// `threads`, as every API that walks takes it.
+pub const THREADS: OptSpec =
+    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
+        .default_prose("the machine's parallelism");
+
 /// The CLI subcommands' text for `--recurse-submodules`.
 pub const SUBMODULES_CLI: &str =
     "search initialised git submodules too, as git ls-files --recurse-submodules lists them";
@@ -219,7 +234,9 @@ impl RawOptions {
 
     /// The `threads` option (1–256), else the machine's parallelism.
     pub fn threads(&self) -> Result<usize> {
-        Ok(self.int("threads", 1, 256)?.map_or_else(crate::scan::default_threads, |t| t as usize))
+        Ok(self
+            .int_of("threads", &[THREADS])?
+            .map_or_else(crate::scan::default_threads, |t| t as usize))
     }
 
     /// An integer option of `table`, checked against its bounds.

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::excludes::Excludes;
 use crate::jsstr::JsStr;
 use crate::matcher::Matcher;
-use crate::options::{Kind, OptSpec, RawOptions, opt};
+use crate::options::{Kind, MAX_TIMEOUT_MS, OptSpec, RawOptions, opt};
 use crate::paths::resolve_root;
 use crate::search::Mode;
 use crate::text::Encoding;
@@ -86,9 +86,8 @@ pub const OPTIONS: &[OptSpec] = &[
     opt("regexTimeoutMs", Kind::Int(1, MAX_TIMEOUT_MS), "time the backtracking engine may spend on one file (default 1000)")
         .default_int(crate::matcher::DEFAULT_REGEX_TIMEOUT.as_millis() as u64),
     opt("cwd", Kind::Str, "the root (default: process.cwd())").default_prose("process.cwd()"),
-    opt("timeoutMs", Kind::Int(1, MAX_TIMEOUT_MS), "reject with ETIMEOUT after this many milliseconds"),
-    opt("threads", Kind::Int(1, 256), "worker threads (output is the same for any value)")
-        .default_prose("the machine's parallelism"),
+    crate::options::TIMEOUT_MS,
+    crate::options::THREADS,
 ];
 
 /// The include glob when none is given.
@@ -104,8 +103,6 @@ pub const MAX_MATCHES: u64 = 1_000_000;
 pub const DEFAULT_MAX_RESULT_BYTES: u64 = 256 << 20;
 /// Largest `maxResultBytes` (1 GiB).
 pub const MAX_RESULT_BYTES: u64 = 1 << 30;
-/// Largest `timeoutMs` (about 24 days, the largest a JS timer takes).
-pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
 
 /// The walk filter of a query (opaque in `Debug` output).
 #[derive(Clone)]
