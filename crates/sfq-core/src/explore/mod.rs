@@ -48,21 +48,11 @@ mod scope;
 pub use excerpt::{LineTable, ShownLine, count_lines, excerpt_around, line_hits};
 use merged::Merged;
 pub use merged::Skipped;
-pub use mode::QueryMode;
 #[cfg(test)]
 use mode::has_unescaped_bar;
 use mode::short_term_warning;
+pub use mode::{MODE_MCP, MODE_MCP_REGEX, MODES, QueryMode};
 pub use scope::Scope;
-
-/// The query modes (`mode`).
-pub const MODES: &[&str] = &["fixed", "identifier", "word", "regex"];
-
-/// What the MCP tools say of `mode`.
-const MODE_MCP: &str = "'fixed' (default): the term anywhere; 'identifier': no [A-Za-z0-9_] on either side; \
-     'word': no word character on either side (as rg -w). Prefer identifier or word for short or common terms.";
-const MODE_MCP_REGEX: &str = "'fixed' (default): the term anywhere; 'identifier': no [A-Za-z0-9_] on either side; \
-     'word': no word character on either side (as rg -w). Prefer identifier or word for short or common terms. \
-     'regex': a JavaScript regex (an unescaped | is refused: compare alternatives with survey).";
 
 /// The options every command takes, with the command's budget (`maxLines`
 /// and `maxBytes` may only lower it).

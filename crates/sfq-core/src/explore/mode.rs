@@ -2,6 +2,17 @@
 
 use super::*;
 
+/// The query modes (`mode`).
+pub const MODES: &[&str] = &["fixed", "identifier", "word", "regex"];
+
+/// What survey's MCP tool says of `mode` (no `regex`).
+pub const MODE_MCP: &str = "'fixed' (default): the term anywhere; 'identifier': no [A-Za-z0-9_] on either side; \
+     'word': no word character on either side (as rg -w). Prefer identifier or word for short or common terms.";
+/// What the MCP tools of scout, sample and show say of `mode`.
+pub const MODE_MCP_REGEX: &str = "'fixed' (default): the term anywhere; 'identifier': no [A-Za-z0-9_] on either side; \
+     'word': no word character on either side (as rg -w). Prefer identifier or word for short or common terms. \
+     'regex': a JavaScript regex (an unescaped | is refused: compare alternatives with survey).";
+
 /// How a query is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryMode {
