@@ -118,6 +118,12 @@ impl PatternSpec {
         (body, flags)
     }
 
+    /// A JavaScript regex with its flags, as given (`new RegExp(source,
+    /// flags)`: seed 000's `regex` and `flags`), in `mode`.
+    pub fn js(source: Vec<u16>, flags: String, mode: Mode) -> PatternSpec {
+        PatternSpec { flags, mode, ..PatternSpec::new(source, Syntax::Regex, Case::Sensitive) }
+    }
+
     /// Compiles the spec; an empty query is refused, naming the option
     /// `key` that held it.
     pub fn compile(&self, api: &str, key: &str) -> Result<Matcher> {
@@ -126,6 +132,12 @@ impl PatternSpec {
                 "{api}: option '{key}' is empty; give the text or pattern to search for"
             )));
         }
+        self.matcher()
+    }
+
+    /// Compiles the spec, an empty one too (it matches everywhere, as
+    /// `new RegExp('')` does).
+    pub fn matcher(&self) -> Result<Matcher> {
         let (source, flags) = self.to_regex();
         Matcher::new(&source, &flags, self.mode)
     }

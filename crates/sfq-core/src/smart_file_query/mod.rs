@@ -19,6 +19,7 @@ use crate::jsstr::JsStr;
 use crate::matcher::Matcher;
 use crate::options::{Kind, MAX_TIMEOUT_MS, OptSpec, RawOptions, opt};
 use crate::paths::resolve_root;
+use crate::pattern::PatternSpec;
 use crate::search::Mode;
 use crate::text::Encoding;
 use sfq_walk::glob::GlobSet;
@@ -235,9 +236,10 @@ impl SfqConfig {
         };
         let flags = raw.string("flags")?.unwrap_or_default();
         let multiline = raw.bool_default("multiline", t)?;
-        let matcher =
-            Matcher::new(&regex, &flags, if multiline { Mode::Whole } else { Mode::Lines })?
-                .with_timeout(raw.int_of("regexTimeoutMs", t)?);
+        let mode = if multiline { Mode::Whole } else { Mode::Lines };
+        let matcher = PatternSpec::js(regex.clone(), flags.clone(), mode)
+            .matcher()?
+            .with_timeout(raw.int_of("regexTimeoutMs", t)?);
         let mut glob = non_empty(raw.string_list("glob")?);
         if glob.is_empty() {
             glob.push(DEFAULT_GLOB.to_string());
