@@ -265,12 +265,7 @@ pub fn query_output_from(
     match command {
         Command::SmartFileQuery => unreachable!("handled above"),
         Command::FindFiles => {
-            // Walked on disk, also on a session: its listing lists a
-            // git-ignored directory holding tracked files only when the
-            // filter keeps one of those files, which a session's kept
-            // listing cannot tell yet.
-            let raw = options::RawOptions::parse_table("findFiles", options, find_files::OPTIONS)?;
-            let cancel = cancel.with_timeout(raw.int_of("timeoutMs", find_files::OPTIONS)?);
+            let (raw, cancel) = table("findFiles", find_files::OPTIONS)?;
             Ok(Output::Found(find_files::run(&raw, &cancel)?))
         }
         Command::GetOutline => {

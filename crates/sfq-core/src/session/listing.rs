@@ -455,12 +455,22 @@ fn filter(whole: &Whole, range: std::ops::Range<usize>, profile: &DiscoveryProfi
     // one is never reached).
     let mut skipped: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
     let mut out = Vec::new();
+    // Directories listed only for the tracked files below them (ignored
+    // ones the walk did not enter; `Item::tracked`): the walk lists one
+    // when it lists a file below it. Each is placed, then taken out again
+    // unless a kept file below it follows (below-paths come later, in one
+    // run: `open` holds those whose run may still come).
+    let mut marks: Vec<Mark> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
     for i in range {
         let is_dir = whole.items[i].kind == EntryKind::Dir;
         if is_dir && !profile.dirs {
             continue;
         }
         let path = whole.path(i);
+        if !open.is_empty() {
+            open.retain(|&m| !marks[m].passed(path));
+        }
         if (!profile.hidden || !prune.is_empty())
             && dropped_by_components(path, is_dir, profile.hidden, &prune)
         {
@@ -481,9 +491,48 @@ fn filter(whole: &Whole, range: std::ops::Range<usize>, profile: &DiscoveryProfi
                 continue;
             }
         }
+        if is_dir && whole.items[i].tracked {
+            open.push(marks.len());
+            marks.push(Mark { at: out.len(), below: format!("{path}/"), kept: false });
+        } else if !is_dir {
+            for &m in &open {
+                marks[m].kept |= path.starts_with(&marks[m].below);
+            }
+        }
         out.push(whole.entry(i, profile.abs_paths || profile.metadata));
     }
+    if marks.iter().any(|m| !m.kept) {
+        let mut unkept = marks.iter().filter(|m| !m.kept).map(|m| m.at).peekable();
+        let mut at = 0;
+        out.retain(|_| {
+            let keep = unkept.peek() != Some(&at);
+            if !keep {
+                unkept.next();
+            }
+            at += 1;
+            keep
+        });
+    }
     out
+}
+
+/// A directory listed only for the tracked files below it (see [`filter`]).
+struct Mark {
+    /// Its place in the filtered entries.
+    at: usize,
+    /// Its path and `/`: the start of the paths below it.
+    below: String,
+    /// Whether a file below it was kept.
+    kept: bool,
+}
+
+impl Mark {
+    /// Whether `path` comes after every path below this directory (in the
+    /// listing's UTF-16 order), so that none of them follows.
+    fn passed(&self, path: &str) -> bool {
+        !path.starts_with(&self.below)
+            && sfq_walk::cmp_utf16(path, &self.below) == std::cmp::Ordering::Greater
+    }
 }
 
 /// Whether a component of `path` is hidden (when hidden entries are not
@@ -585,5 +634,56 @@ mod tests {
         let (c, _) = listings.view(&whole, key(&shown), &shown);
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!(listings.bytes(), 0);
+    }
+
+    /// Keeps files whose name starts with `b`; skips no directory.
+    #[derive(Debug)]
+    struct NamesFromB;
+    impl sfq_walk::discovery::PathFilter for NamesFromB {
+        fn skip_dir(&self, _path: &str) -> bool {
+            false
+        }
+        fn keep_file(&self, path: &str) -> bool {
+            path.rsplit('/').next().is_some_and(|n| n.starts_with('b'))
+        }
+    }
+
+    /// A directory listed only for the tracked files below it (an ignored
+    /// one) stays only when one of those files does, as the walk lists it;
+    /// other directories stay whatever the files below them do.
+    #[test]
+    fn a_directory_listed_for_its_tracked_files_stays_only_with_one_of_them() {
+        let root = PathBuf::from("/r");
+        let entry = |p: &str, kind, tracked| Entry::new(p.into(), None, kind, tracked, None);
+        let whole = Whole::new(
+            &root,
+            vec![
+                entry("a", EntryKind::Dir, false),
+                entry("a/b", EntryKind::Dir, true),
+                // Sorts between a/b and the paths below it.
+                entry("a/b-x", EntryKind::Dir, false),
+                entry("a/b-x/c", EntryKind::File, false),
+                entry("a/b/c", EntryKind::File, true),
+                entry("a/b/d", EntryKind::Dir, true),
+                entry("a/b/d/bee", EntryKind::File, true),
+                entry("a/c", EntryKind::Dir, true),
+                entry("a/c/x", EntryKind::File, true),
+                entry("z", EntryKind::File, false),
+            ],
+        )
+        .unwrap();
+        let mut p = profile(true);
+        p.dirs = true;
+        let all: Vec<String> =
+            filter(&whole, 0..10, &p).into_iter().map(|e| e.path.to_string()).collect();
+        assert_eq!(
+            all,
+            ["a", "a/b", "a/b-x", "a/b-x/c", "a/b/c", "a/b/d", "a/b/d/bee", "a/c", "a/c/x", "z"]
+        );
+        p.filter = Some(Arc::new(NamesFromB));
+        let kept: Vec<String> =
+            filter(&whole, 0..10, &p).into_iter().map(|e| e.path.to_string()).collect();
+        // a/c's one file is not kept: a/c goes; a/b-x is walked: it stays.
+        assert_eq!(kept, ["a", "a/b", "a/b-x", "a/b/d", "a/b/d/bee"]);
     }
 }

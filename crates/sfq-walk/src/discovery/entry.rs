@@ -27,7 +27,9 @@ pub struct Entry {
     pub abs_path: Option<Box<PathBuf>>,
     /// File or directory.
     pub kind: EntryKind,
-    /// Whether the path is in the git index.
+    /// Whether the path is in the git index; for a directory, whether it is
+    /// listed only for the tracked files below it (an ignored directory the
+    /// walk did not enter: listed when a file below it is).
     pub tracked: bool,
     /// `Some(os_code)` for a tracked file that could not be `lstat`ed
     /// (`ENOENT` when it was deleted but is still in the index): git lists it,

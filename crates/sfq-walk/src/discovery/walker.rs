@@ -812,7 +812,9 @@ impl<'a> Walker<'a> {
                         && !dr.is_empty()
                         && dirs_emitted.insert(d.to_vec())
                     {
-                        local.push(self.make_entry(dr, EntryKind::Dir, None, false, None));
+                        // `tracked`: listed for the tracked files below it,
+                        // not walked (an ignored directory).
+                        local.push(self.make_entry(dr, EntryKind::Dir, None, true, None));
                     }
                     pos += off + 1;
                 }
