@@ -95,6 +95,32 @@ impl Command {
         (Command::Show, "show"),
     ];
 
+    /// The command's JS name.
+    pub fn name(self) -> &'static str {
+        Command::ALL.iter().find(|(c, _)| *c == self).map_or("", |(_, n)| n)
+    }
+
+    /// The API's option table: the options object it takes (`None`:
+    /// `formatOutline` and the viewer's operations, which take none of
+    /// their own). The APIs with a table are the module's queries: a
+    /// session answers each of them.
+    pub(crate) fn table(self) -> Option<&'static [options::OptSpec]> {
+        Some(match self {
+            Command::SmartFileQuery => smart_file_query::OPTIONS,
+            Command::FindFiles => find_files::OPTIONS,
+            Command::GetOutline => outline::OUTLINE_OPTIONS,
+            Command::FormatOutline | Command::ViewWindow => return None,
+            Command::SearchCode => agent::SEARCH_CODE_OPTIONS,
+            Command::Grep => agent::GREP_OPTIONS,
+            Command::GrepContent => agent::GREP_CONTENT_OPTIONS,
+            Command::GlobFiles => glob_files::GLOB_FILES_OPTIONS,
+            Command::Survey => explore::SURVEY_OPTIONS,
+            Command::Scout => explore::SCOUT_OPTIONS,
+            Command::Sample => explore::SAMPLE_OPTIONS,
+            Command::Show => explore::SHOW_OPTIONS,
+        })
+    }
+
     /// The command named `kind`.
     pub fn parse(kind: &str) -> Result<Command> {
         Command::ALL.iter().find(|(_, n)| *n == kind).map(|(c, _)| *c).ok_or_else(|| {
@@ -253,11 +279,11 @@ pub fn query_output_from(
     }
     let cancel = base;
     let started = cancel.started();
-    // A profile's options, checked against its table, and its cancellation.
-    let table = |api: &'static str,
-                 t: &[options::OptSpec]|
-     -> Result<(options::RawOptions, Cancel)> {
-        let raw = options::RawOptions::parse_table(api, options, t)?.with_source(source.clone());
+    // The command's options, checked against its table, and its cancellation.
+    let checked = || -> Result<(options::RawOptions, Cancel)> {
+        let t = command.table().unwrap_or_default();
+        let raw = options::RawOptions::parse_table(command.name(), options, t)?
+            .with_source(source.clone());
         let cancel = cancel.clone().with_timeout(raw.int_of("timeoutMs", t)?);
         cancel.check()?;
         Ok((raw, cancel))
@@ -265,12 +291,16 @@ pub fn query_output_from(
     match command {
         Command::SmartFileQuery => unreachable!("handled above"),
         Command::FindFiles => {
-            let (raw, cancel) = table("findFiles", find_files::OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Found(find_files::run(&raw, &cancel)?))
         }
         Command::GetOutline => {
-            let raw =
-                options::RawOptions::parse_names("getOutline", options, outline::OUTLINE_OPTIONS)?;
+            // Checked where read (one file, read from disk).
+            let raw = options::RawOptions::parse_names(
+                command.name(),
+                options,
+                outline::OUTLINE_OPTIONS,
+            )?;
             let cancel = cancel.with_timeout(raw.int_of("timeoutMs", outline::OUTLINE_OPTIONS)?);
             Ok(Output::Outline(outline::get_outline(&raw, &cancel)?))
         }
@@ -280,35 +310,35 @@ pub fn query_output_from(
             Ok(Output::View(outline::view_window(&raw)?))
         }
         Command::SearchCode => {
-            let (raw, cancel) = table("searchCode", agent::SEARCH_CODE_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Search(agent::search_code(&raw, pattern, &cancel, started)?))
         }
         Command::Grep => {
-            let (raw, cancel) = table("grep", agent::GREP_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Grep(agent::grep(&raw, pattern, &cancel, started)?))
         }
         Command::GrepContent => {
-            let (raw, cancel) = table("grepContent", agent::GREP_CONTENT_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::GrepContent(agent::grep_content(&raw, pattern, &cancel, started)?))
         }
         Command::GlobFiles => {
-            let (raw, cancel) = table("globFiles", glob_files::GLOB_FILES_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Glob(glob_files::glob_files(&raw, &cancel)?))
         }
         Command::Survey => {
-            let (raw, cancel) = table("survey", explore::SURVEY_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Survey(explore::survey::survey(&raw, &cancel)?))
         }
         Command::Scout => {
-            let (raw, cancel) = table("scout", explore::SCOUT_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Scout(explore::scout::scout(&raw, &cancel)?))
         }
         Command::Sample => {
-            let (raw, cancel) = table("sample", explore::SAMPLE_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Sample(explore::sample::sample(&raw, &cancel)?))
         }
         Command::Show => {
-            let (raw, cancel) = table("show", explore::SHOW_OPTIONS)?;
+            let (raw, cancel) = checked()?;
             Ok(Output::Show(explore::show::show(&raw, &cancel)?))
         }
     }

@@ -5,7 +5,7 @@
 //! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it).
 
 use super::spec::{Dflt, Kind, OptSpec, Split};
-use crate::{agent, excludes, explore, find_files, glob_files, outline, session, smart_file_query};
+use crate::{excludes, session};
 
 /// How an API's MCP tool writes its schema (each seed has its style).
 #[derive(Debug, Clone, Copy)]
@@ -35,45 +35,33 @@ const fn tool(name: &'static str, integer: &'static str, string_or_list: bool) -
     Some(Tool { name, integer, string_or_list })
 }
 
-/// The APIs whose options are declared in a table.
-pub const APIS: &[Api] = &[
-    Api {
-        name: "smartFileQuery",
-        table: smart_file_query::OPTIONS,
-        tool: tool("smart_file_query", "integer", true),
-    },
-    Api {
-        name: "searchCode",
-        table: agent::SEARCH_CODE_OPTIONS,
-        tool: tool("search_code", "integer", false),
-    },
-    Api { name: "grep", table: agent::GREP_OPTIONS, tool: tool("grep", "number", false) },
-    Api {
-        name: "findFiles",
-        table: find_files::OPTIONS,
-        tool: tool("find_files", "number", false),
-    },
-    Api {
-        name: "globFiles",
-        table: glob_files::GLOB_FILES_OPTIONS,
-        tool: tool("glob_files", "integer", false),
-    },
-    Api {
-        name: "grepContent",
-        table: agent::GREP_CONTENT_OPTIONS,
-        tool: tool("grep_content", "integer", false),
-    },
-    Api { name: "survey", table: explore::SURVEY_OPTIONS, tool: tool("survey", "integer", false) },
-    Api { name: "scout", table: explore::SCOUT_OPTIONS, tool: tool("scout", "integer", false) },
-    Api { name: "sample", table: explore::SAMPLE_OPTIONS, tool: tool("sample", "integer", false) },
-    Api { name: "show", table: explore::SHOW_OPTIONS, tool: tool("show", "integer", false) },
-    Api {
-        name: "getOutline",
-        table: outline::OUTLINE_OPTIONS,
-        tool: tool("view_outline", "integer", false),
-    },
-    Api { name: "openSession", table: session::SESSION_OPTIONS, tool: None },
-];
+/// The APIs whose options are declared in a table: every command with one
+/// (`Command::table`), and `openSession`.
+fn apis() -> Vec<Api> {
+    let mut apis: Vec<Api> = crate::Command::ALL
+        .iter()
+        .filter_map(|&(command, name)| {
+            Some(Api { name, table: command.table()?, tool: tool_of(name) })
+        })
+        .collect();
+    apis.push(Api { name: "openSession", table: session::SESSION_OPTIONS, tool: None });
+    apis
+}
+
+/// An API's MCP tool and its schema style.
+fn tool_of(api: &'static str) -> Option<Tool> {
+    match api {
+        "smartFileQuery" => tool("smart_file_query", "integer", true),
+        "searchCode" => tool("search_code", "integer", false),
+        "grep" => tool("grep", "number", false),
+        "findFiles" => tool("find_files", "number", false),
+        "globFiles" => tool("glob_files", "integer", false),
+        "grepContent" => tool("grep_content", "integer", false),
+        "getOutline" => tool("view_outline", "integer", false),
+        "survey" | "scout" | "sample" | "show" => tool(api, "integer", false),
+        _ => None,
+    }
+}
 
 /// A JSON string.
 fn q(s: &str) -> String {
@@ -171,7 +159,7 @@ pub fn render_js() -> String {
          */\n\
          exports.OPTIONS = {\n",
     );
-    for api in APIS {
+    for api in apis() {
         out.push_str(&format!(
             "  {}: {{\n    tool: {},\n    options: [\n",
             api.name,
@@ -243,7 +231,7 @@ mod tests {
     /// state the declared one.
     #[test]
     fn prose_states_the_declared_defaults() {
-        for api in APIS {
+        for api in apis() {
             for o in api.table {
                 let spelled: Vec<String> = match o.default {
                     Dflt::Int(n) if n >= 1 << 20 && n % (1 << 20) == 0 => {
@@ -276,7 +264,7 @@ mod tests {
     /// once per tool.
     #[test]
     fn names_are_unique() {
-        for api in APIS {
+        for api in apis() {
             let mut names: Vec<&str> = api.table.iter().map(|o| o.name).collect();
             let mut args: Vec<&str> =
                 api.table.iter().filter_map(|o| o.mcp.map(|m| m.name)).collect();

@@ -309,21 +309,6 @@ pub const SESSION_OPTIONS: &[OptSpec] = &[
     opt("watch", Kind::Bool, "watch the folders its calls walk (default true)").default_bool(true),
 ];
 
-/// The queries a session answers (the module's, by their JS names).
-const SESSION_COMMANDS: [Command; 11] = [
-    Command::SmartFileQuery,
-    Command::SearchCode,
-    Command::Grep,
-    Command::GrepContent,
-    Command::GlobFiles,
-    Command::FindFiles,
-    Command::Survey,
-    Command::Scout,
-    Command::Sample,
-    Command::Show,
-    Command::GetOutline,
-];
-
 /// A tree opened once and queried many times, through a store (`Store`) whose
 /// listings and texts are those a cold walk and a cold read give now (see
 /// the module's notes), so every answer is byte for byte the cold call's.
@@ -424,7 +409,7 @@ impl Session {
                 format!("{api}: the session was closed; open a new one with openSession()"),
             ));
         }
-        if !SESSION_COMMANDS.contains(&kind) {
+        if kind.table().is_none() {
             return Err(Error::invalid_option(format!("{api}: not a query a session answers")));
         }
         let options = self.call_options(api, options)?;
