@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { UsageError, readFlags } from '../args.mjs';
 import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_RESULT_TOKENS, MIN_MAX_RESULT_CHARS, MIN_MAX_RESULT_TOKENS } from '../mcp/budget.mjs';
 import { TOOLS } from '../mcp/tools.mjs';
-import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs';
+import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure, wrap } from './common.mjs';
 
 /**
  * The background tasks' tools, which lib/mcp/server.mjs defines (it loads the
@@ -16,22 +16,6 @@ import { CWD_FLAG, CwdError, lib, resolveCwd, usageFailure } from './common.mjs'
  * help names every tool the server lists.
  */
 const TASK_TOOL_NAMES = ['task_status', 'task_result', 'task_cancel'];
-
-/** `text` wrapped at spaces to lines of at most `width` characters. */
-function wrap(text, width = 78) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
-  }
-  lines.push(line);
-  return lines.join('\n');
-}
 
 const SERVES = wrap(
   "Serves the package's tools to an MCP client (Claude Code, Claude Desktop, Cursor...) over stdio: " +

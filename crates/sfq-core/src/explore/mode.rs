@@ -50,7 +50,8 @@ impl QueryMode {
             Some("word") => Ok(QueryMode::Word),
             Some("regex") => Ok(QueryMode::Regex),
             Some(other) => Err(Error::invalid_option(format!(
-                "{api}: option 'mode' must be 'fixed', 'identifier', 'word' or 'regex', got {other:?}"
+                "{api}: option 'mode' must be {}, got {other:?}",
+                crate::options::one_of_words(MODES)
             ))),
         }
     }

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 mod catalog;
 mod spec;
 
-pub use spec::{Dflt, Kind, OptSpec, Split, opt};
+pub use spec::{Dflt, Kind, OptSpec, Split, one_of_words, opt};
 
 /// The largest `timeoutMs` (and time budgets): what a JS timer can wait.
 pub const MAX_TIMEOUT_MS: u64 = (1 << 31) - 1;
