@@ -26,3 +26,20 @@ export function exclusionWords(api, last = ', ') {
   const list = EXCLUDES[api];
   return `${list.slice(0, -1).join(', ')}${last}${list.at(-1)}`;
 }
+
+/**
+ * The first `maxResults` (default: the declared one of `api`) entries of a
+ * capped list, and whether there were more: `call` is asked for one entry
+ * more than that. A maxResults out of the API's range goes to it as given,
+ * to be refused.
+ * @param {string} api
+ * @param {number | undefined} maxResults
+ * @param {(maxResults: number) => Promise<unknown[]>} call
+ */
+export async function firstN(api, maxResults, call) {
+  const { default: fallback, max } = declared(api, 'maxResults');
+  const limit = maxResults ?? fallback;
+  if (!Number.isInteger(limit) || limit < 1 || limit >= max) return { list: await call(limit), more: false };
+  const list = await call(limit + 1);
+  return list.length > limit ? { list: list.slice(0, limit), more: true } : { list, more: false };
+}

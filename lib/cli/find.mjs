@@ -3,10 +3,8 @@
 
 import { UsageError, readFlags } from '../args.mjs';
 import { listingLines } from '../render/listing.mjs';
-import { declared } from '../declared.mjs';
+import { firstN } from '../declared.mjs';
 import { applyFlag, CWD_FLAG, CWD_HELP, CwdError, exclusionWords, flagMessage, flagNames, flagRows, flagSpec, lib, resolveCwd, usageFailure, usageRow, wrap } from './common.mjs';
-
-const { default: DEFAULT_MAX_RESULTS, max: MAX_RESULTS } = declared('findFiles', 'maxResults');
 
 export const FIND_USAGE = `Usage: smart-file-query find PATTERN [PATH] [options]
 
@@ -76,27 +74,21 @@ async function run(argv, io) {
     io.stderr(`smart-file-query find: ${e.message}\n`);
     return 1;
   }
-  // One entry more than asked for says whether the list was cut; a value
-  // out of range goes to findFiles as given, which refuses it.
-  const limit = maxResults ?? DEFAULT_MAX_RESULTS;
-  const probe = Number.isInteger(limit) && limit >= 1 && limit < MAX_RESULTS;
-  options.maxResults = probe ? limit + 1 : limit;
   // The path list needs no sizes: no lstat per file (--json keeps them).
   if (!json) options.sizes = false;
   const { findFiles } = lib('../index.js');
   let found;
+  let more;
   try {
-    found = await findFiles(options);
+    ({ list: found, more } = await firstN('findFiles', maxResults, (n) => findFiles({ ...options, maxResults: n })));
   } catch (e) {
     const message = flagMessage(e.message, FLAGS);
     if (e.code === 'EINVALIDOPTION') return usageFailure(io, 'find', message, FIND_USAGE);
     io.stderr(`smart-file-query find: ${message} (${e.code})\n`);
     return 1;
   }
-  const more = probe && found.length > limit;
-  if (more) found = found.slice(0, limit);
   await io.stdout(json ? `${JSON.stringify(found)}\n` : listingLines(found).map((line) => `${line}\n`).join(''));
-  if (more) io.stderr(`⚠️  Stopped at --max-results (${limit}): there are more; raise --max-results or narrow PATTERN or PATH\n`);
+  if (more) io.stderr(`⚠️  Stopped at --max-results (${found.length}): there are more; raise --max-results or narrow PATTERN or PATH\n`);
   return 0;
 }
 

@@ -2,9 +2,9 @@
 
 import { posix, relative, resolve, sep } from 'node:path';
 
-import { declared, OPTIONS } from '../../declared.mjs';
+import { OPTIONS } from '../../declared.mjs';
 
-export { exclusionWords } from '../../declared.mjs';
+export { exclusionWords, firstN } from '../../declared.mjs';
 
 // ---------------------------------------------------------------------------
 // The declared options (lib/generated/options.js)
@@ -146,21 +146,4 @@ export function TRUNCATED_LIST(unit, limit) {
     type: 'boolean',
     description: `True when there are more ${unit} than the list holds: it stopped at ${limit}, or it was shrunk to the character budget (then shrunk says how)`,
   };
-}
-
-/**
- * The first `maxResults` (default: the declared one of `api`) entries of a
- * capped list, and whether there were more: `call` is asked for one entry
- * more than that. A maxResults out of the API's range goes to it as given,
- * to be refused.
- * @param {string} api
- * @param {number | undefined} maxResults
- * @param {(maxResults: number) => Promise<unknown[]>} call
- */
-export async function firstN(api, maxResults, call) {
-  const { default: fallback, max } = declared(api, 'maxResults');
-  const limit = maxResults ?? fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit >= max) return { list: await call(limit), more: false };
-  const list = await call(limit + 1);
-  return list.length > limit ? { list: list.slice(0, limit), more: true } : { list, more: false };
 }
