@@ -206,3 +206,35 @@ describe('withSymbols on each language fixture', () => {
     });
   }
 });
+
+describe('a full page and the files still searched', () => {
+  // Once the page is full, files merged later are only counted (their lines
+  // not built): whatever the threads, the answer is the one of a single
+  // thread, and its counts are every matching line's.
+  let many: string;
+  const lines = (i: number) =>
+    Array.from({ length: 30 }, (_, k) => (k % (2 + (i % 3)) === 0 ? `  RETURN x${k}; return y` : `  value ${k}`)).join('\n');
+  beforeAll(() => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) files[`p${i % 12}/m${i}.c`] = lines(i);
+    many = makeTree(files);
+    gitInit(many);
+  });
+  afterAll(() => rmSync(many, { recursive: true, force: true }));
+
+  it('gives every thread count the same answer, with every matching line counted', async () => {
+    let expected = 0;
+    for (let i = 0; i < 600; i++) expected += lines(i).split('\n').filter((l) => /return/i.test(l)).length;
+    for (const options of [{}, { maxResults: 7, offset: 3 }, { maxResults: 40, maxResultBytes: 2000 }]) {
+      const one = await searchCode('return', { cwd: many, threads: 1, ...options });
+      expect(one.matchCount).toBe(expected);
+      expect(one.filesWithMatches).toBe(600);
+      for (const threads of [2, 4]) {
+        expect(JSON.stringify(await searchCode('return', { cwd: many, threads, ...options }))).toBe(JSON.stringify(one));
+      }
+      const grep = { pattern: 'return', caseSensitive: false, cwd: many, contextLines: 1, ...options };
+      const single = await grepContent({ ...grep, threads: 1 });
+      expect(JSON.stringify(await grepContent({ ...grep, threads: 4 }))).toBe(JSON.stringify(single));
+    }
+  });
+});

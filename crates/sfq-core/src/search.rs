@@ -359,7 +359,7 @@ pub fn find(
 ) -> Result<(), BudgetExceeded> {
     let mut search = matcher.search(cancelled);
     match (text, mode) {
-        (FileText::Utf8(s), Mode::Lines) => lines_utf8(s, &mut search, sink),
+        (FileText::Utf8(s), Mode::Lines) => lines_utf8(s, &mut search, true, sink),
         (FileText::Utf8(s), Mode::Whole) => whole_utf8(s, &mut search, sink),
         (FileText::Utf16 { units, lines }, Mode::Lines) => {
             for (index, &(a, b)) in lines.spans().iter().enumerate() {
@@ -398,6 +398,28 @@ pub fn find(
     }
 }
 
+/// The number of lines of `text` where `matcher` matches (line by line):
+/// [`find`]'s lines without their numbers, which are not counted.
+pub fn count_lines(
+    text: &FileText,
+    matcher: &Matcher,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Result<u64, BudgetExceeded> {
+    let (mut count, mut last) = (0u64, usize::MAX);
+    let mut sink = |hit: Hit| {
+        if hit.span.start != last {
+            last = hit.span.start;
+            count += 1;
+        }
+        true
+    };
+    match text {
+        FileText::Utf8(s) => lines_utf8(s, &mut matcher.search(cancelled), false, &mut sink)?,
+        FileText::Utf16 { .. } => find(text, matcher, Mode::Lines, cancelled, &mut sink)?,
+    }
+    Ok(count)
+}
+
 /// The number of matches of `matcher` in `text` line by line (seed 000's
 /// meaning: every match of each line of `split(/\r?\n/)`), counting up to
 /// `cap`: the search alone, with no file read and no result built. What
@@ -432,9 +454,11 @@ const DENSE_RUN: usize = 32;
 /// See [`DENSE_RUN`].
 const DENSE_SPAN: usize = 256;
 
+/// `numbered`: whether hits carry their line's index (else 0).
 fn lines_utf8(
     text: &str,
     search: &mut LineSearch<'_>,
+    numbered: bool,
     sink: &mut dyn FnMut(Hit) -> bool,
 ) -> Result<(), BudgetExceeded> {
     let b = text.as_bytes();
@@ -464,7 +488,9 @@ fn lines_utf8(
             candidate
         };
         let start = memrchr(b'\n', &b[pos..candidate.min(b.len())]).map_or(pos, |i| pos + i + 1);
-        line += memchr_iter(b'\n', &b[pos..start]).count();
+        if numbered {
+            line += memchr_iter(b'\n', &b[pos..start]).count();
+        }
         let newline = memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
         let span = Span { start, end: content_end(b, start, newline), next: newline + 1 };
         let content = &text[span.start..span.end];

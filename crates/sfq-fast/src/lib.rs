@@ -97,6 +97,7 @@
 
 mod ascii;
 mod cache;
+mod folded;
 mod guard;
 mod prefilter;
 mod reason;
@@ -332,6 +333,7 @@ impl FastRegex {
         }
         let Some(p) = &self.prefilter else { return Some(from) };
         match self.scope {
+            Scope::Lines if !self.forced.has_chars() => p.find(cache, text, from, bytes.len()),
             Scope::Lines => {
                 // Windows of whole lines, growing. In each, the forced candidates first (a
                 // fast byte scan), then the superset up to the first of them: a call costs

@@ -14,6 +14,7 @@ use regex_automata::{Input, MatchKind, Span, meta};
 use regex_syntax::hir::literal::{Extractor, Seq};
 use regex_syntax::hir::{Hir, HirKind};
 
+use crate::folded::Folded;
 use crate::{Scope, ascii};
 
 /// What to look for before running the regex on a line (Lines scope).
@@ -27,6 +28,9 @@ enum Scan {
     /// Every superset match is at least this many bytes long (`^.{120,}$`): only lines
     /// that long can hold one (found with memchr), where a counting regex is slow.
     MinLength(usize),
+    /// ASCII bytes, letters in either case (`/return/i`), found by the case-folded pair
+    /// scan; `whole`: they are the whole superset, so an occurrence is a match.
+    Folded { finder: Folded, whole: bool },
 }
 
 impl Scan {
@@ -34,6 +38,7 @@ impl Scan {
     fn find(&self, bytes: &[u8], from: usize, end: usize) -> Option<usize> {
         match self {
             Scan::Literals(lits) => lits.find(bytes, Span { start: from, end }).map(|s| s.start),
+            Scan::Folded { finder, .. } => finder.find(bytes, from, end),
             Scan::NonAscii => ascii::find_non_ascii(&bytes[..end], from, |_| true),
             Scan::MinLength(n) => {
                 let mut start = from;
@@ -76,7 +81,14 @@ impl Prefilter {
         let class_at_line_start = starts_at_line_start(hir) && byte_class(&prefix);
         let regex = crate::build_with(hir, !class_at_line_start)?;
         let nullable = hir.properties().minimum_len() == Some(0);
-        let inner = if scope == Scope::Lines && !nullable { scan(hir) } else { None };
+        let inner = match folded(hir) {
+            _ if nullable => None,
+            Some((finder, whole)) if whole || scope == Scope::Lines => {
+                Some(Scan::Folded { finder, whole })
+            }
+            _ if scope == Scope::Lines => scan(hir),
+            _ => None,
+        };
         let literals = inner.is_some() || (!class_at_line_start && quality(&prefix).is_some());
         Some(Prefilter { regex, inner, nullable, lines: scope == Scope::Lines, literals })
     }
@@ -115,6 +127,9 @@ impl Prefilter {
         if self.nullable {
             return Some(from);
         }
+        if let Some(Scan::Folded { finder, whole: true }) = &self.inner {
+            return finder.find(bytes, from, end);
+        }
         let Some(scan) = &self.inner else {
             let input = Input::new(text).range(from..end);
             if self.lines {
@@ -141,6 +156,73 @@ impl Prefilter {
             pos = stop + 1;
         }
         None
+    }
+}
+
+/// The longest run of a top-level concatenation (or the whole of `hir`) that is ASCII
+/// bytes with at least one letter in either case (`/return/i`, the `value` of
+/// `/\bvalue\b/i`), as a case-folded finder, and whether the run is the whole of `hir`;
+/// `None` when there is no such run of 3 bytes or more (2 when it is the whole).
+fn folded(hir: &Hir) -> Option<(Folded, bool)> {
+    let parts: &[Hir] = match hir.kind() {
+        HirKind::Concat(parts) => parts,
+        _ => std::slice::from_ref(hir),
+    };
+    // (the run's bytes, whether a letter folds, its first part, its end part)
+    let mut best: Option<(Vec<u8>, usize, usize)> = None;
+    let mut run: (Vec<u8>, bool, usize) = (Vec::new(), false, 0);
+    for (k, part) in parts.iter().enumerate() {
+        match folded_bytes(part) {
+            Some((bytes, folds)) => {
+                run.0.extend_from_slice(&bytes);
+                run.1 |= folds;
+            }
+            None => run = (Vec::new(), false, k + 1),
+        }
+        if run.1 && best.as_ref().is_none_or(|b| run.0.len() > b.0.len()) {
+            best = Some((run.0.clone(), run.2, k + 1));
+        }
+    }
+    let (bytes, first, end) = best?;
+    let whole = first == 0 && end == parts.len();
+    if bytes.len() < if whole { 2 } else { 3 } {
+        return None;
+    }
+    Some((Folded::new(&bytes)?, whole))
+}
+
+/// The ASCII bytes `hir` matches, when it is a literal without letters or a class of one
+/// ASCII byte or of both cases of one letter, and whether a letter folds.
+fn folded_bytes(hir: &Hir) -> Option<(Vec<u8>, bool)> {
+    use regex_syntax::hir::Class;
+    let pair = |lo: u32, hi: u32| -> Option<(Vec<u8>, bool)> {
+        let (lo, hi) = (u8::try_from(lo).ok()?, u8::try_from(hi).ok()?);
+        (lo.is_ascii_uppercase() && hi == lo.to_ascii_lowercase()).then(|| (vec![hi], true))
+    };
+    let single = |b: u32| -> Option<(Vec<u8>, bool)> {
+        let b = u8::try_from(b).ok().filter(|b| b.is_ascii() && !b.is_ascii_alphabetic())?;
+        Some((vec![b], false))
+    };
+    match hir.kind() {
+        HirKind::Literal(lit) => {
+            let ok = lit.0.iter().all(|b| b.is_ascii() && !b.is_ascii_alphabetic());
+            ok.then(|| (lit.0.to_vec(), false))
+        }
+        HirKind::Class(Class::Unicode(c)) => match c.ranges() {
+            [r] if r.start() == r.end() => single(r.start() as u32),
+            [a, b] if a.start() == a.end() && b.start() == b.end() => {
+                pair(a.start() as u32, b.start() as u32)
+            }
+            _ => None,
+        },
+        HirKind::Class(Class::Bytes(c)) => match c.ranges() {
+            [r] if r.start() == r.end() => single(u32::from(r.start())),
+            [a, b] if a.start() == a.end() && b.start() == b.end() => {
+                pair(u32::from(a.start()), u32::from(b.start()))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -337,3 +337,28 @@ fn explicit_caches_are_checked() {
     assert_eq!(a.next_candidate_with(&mut cache, "b\nxxaa", 0), Some(2));
     assert_eq!(b.next_candidate_with(&mut cache, "xxaa", 0), None);
 }
+
+/// A case-insensitive ASCII literal (the whole pattern or a run of it) is scanned for
+/// case-folded; every line holding a JavaScript match is a candidate, near misses not.
+#[test]
+fn case_insensitive_literals_are_scanned_case_folded() {
+    let text = "RETURN x\nretur n\nreTurN;\n@ETURN\nreturned\n\u{E9}return\u{E9}\n";
+    let re = fast("return", "i", Scope::Lines);
+    assert!(re.has_line_scan());
+    assert_eq!(candidate_lines(&re, text), [0, 2, 4, 5]);
+    assert_eq!(found("return", "i", Scope::Lines, "Return reTURN"), ["Return", "reTURN"]);
+    // A run inside the pattern: the line is then searched by the regex.
+    let re = fast(r"\bvalue\b", "i", Scope::Lines);
+    assert!(re.has_line_scan());
+    assert_eq!(candidate_lines(&re, "values\nVALUE\nvalued value\nx_value\n"), [1, 2]);
+    let re = fast("foo_bar", "i", Scope::Lines);
+    assert_eq!(candidate_lines(&re, "FOO_BAR\nfoo-bar\nfOo_bAr\n"), [0, 2]);
+    // Whole scope: the occurrence is the match.
+    let re = fast("if", "i", Scope::Whole);
+    assert_eq!(re.next_candidate("x\niF", 0), Some(2));
+    assert_eq!(re.next_candidate("x\niF", 3), None);
+    // With `u`, k and s also match K (U+212A) and ſ (U+017F): not an ASCII scan.
+    assert!(!fast("kiss", "iu", Scope::Lines).has_line_scan());
+    // Letters of one case (no `i`) are literals the regex finds by itself.
+    assert!(!fast("return", "", Scope::Lines).has_line_scan());
+}

@@ -2,6 +2,8 @@
 //! per-line search, the merge (`LinesCollector`) and the hint's look at
 //! what was left out.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::*;
 
 /// A validated line-search profile: everything but the result's shape.
@@ -67,6 +69,10 @@ struct LinesCollector {
     budget: u64,
     bytes: u64,
     found: Found,
+    /// Set once the page is full: the files still being searched (all after
+    /// the last one merged, as files are merged in order) are only counted,
+    /// their lines not built.
+    page_full: Arc<AtomicBool>,
 }
 
 impl Collector<FileLines> for LinesCollector {
@@ -105,6 +111,9 @@ impl Collector<FileLines> for LinesCollector {
                 if dropped && self.seen < page_end {
                     f.cut_by_bytes = true;
                 }
+                if self.seen >= page_end || f.cut_by_bytes {
+                    self.page_full.store(true, Ordering::Relaxed);
+                }
                 if !self.count_all && (self.seen >= page_end || f.cut_by_bytes) {
                     return Ok(Flow::Stop);
                 }
@@ -138,14 +147,19 @@ impl LineScan {
             keep_bytes: self.max_result_bytes,
         };
         let cancelled = || cancel.is_cancelled();
+        let page_full = Arc::new(AtomicBool::new(false));
+        let counted = LineQuery { keep: 0, ..query };
         let work = |c: &Candidate| match self.reader.read_unless(c, &self.matcher) {
             Err(reason) => Outcome::Skipped(reason),
             Ok(None) => Outcome::NoMatch,
-            Ok(Some((text, _))) => match search_lines(&text, &query, &cancelled) {
-                Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
-                Ok(None) => Outcome::NoMatch,
-                Ok(Some(lines)) => Outcome::Matched(lines),
-            },
+            Ok(Some((text, _))) => {
+                let q = if page_full.load(Ordering::Relaxed) { &counted } else { &query };
+                match search_lines(&text, q, &cancelled) {
+                    Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
+                    Ok(None) => Outcome::NoMatch,
+                    Ok(Some(lines)) => Outcome::Matched(lines),
+                }
+            }
         };
         let mut collector = LinesCollector {
             progress: cancel.progress_handle(),
@@ -156,6 +170,7 @@ impl LineScan {
             deadline: self.time_budget.and_then(|b| started.checked_add(b)),
             budget: self.max_result_bytes,
             bytes: 0,
+            page_full: page_full.clone(),
             found: Found {
                 entries: Vec::new(),
                 total: 0,
