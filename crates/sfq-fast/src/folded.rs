@@ -39,6 +39,11 @@ impl Folded {
         (index1 != index2).then_some(Folded { needle, index1, index2 })
     }
 
+    /// The needle's length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.needle.len()
+    }
+
     /// The needle, letters in lower case.
     #[cfg(test)]
     pub(crate) fn needle(&self) -> &[u8] {

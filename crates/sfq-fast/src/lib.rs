@@ -145,6 +145,9 @@ pub struct FastRegex {
     /// Literals one of which every superset match contains (see
     /// [`FastRegex::required_literals`]).
     required: Option<Vec<Vec<u8>>>,
+    /// The exact translation is a case-insensitive ASCII literal (`/return/i`): its
+    /// matches are the occurrences the case-folded scan finds.
+    exact_folded: Option<folded::Folded>,
 }
 
 /// The first window of a Lines-scope candidate search, in bytes (then doubled).
@@ -183,6 +186,7 @@ impl FastRegex {
                 prefilter: None,
                 forced: Guards::default(),
                 required: None,
+                exact_folded: None,
             };
         }
         let extended_word = pattern.flags.ignore_case && pattern.unicode_mode();
@@ -194,6 +198,10 @@ impl FastRegex {
             line_separators: exact.uses.line_anchors,
             long_s_kelvin: extended_word && exact.uses.word_looks,
             crlf: scope == Scope::Whole && exact.uses.line_anchors,
+        };
+        let exact_folded = match prefilter::folded(&exact.hir) {
+            Some((finder, true)) if exact.inexact.is_none() => Some(finder),
+            _ => None,
         };
         let exact = match exact.inexact {
             Some(why) => Err(why),
@@ -228,6 +236,7 @@ impl FastRegex {
             prefilter,
             forced,
             required,
+            exact_folded,
         }
     }
 
@@ -388,7 +397,10 @@ impl FastRegex {
     /// [`FastRegex::needs_exact`] is `false` for `text`.
     pub fn for_each_match(&self, text: &str, f: impl FnMut(usize, usize) -> bool) -> bool {
         let Ok(re) = &self.exact else { return false };
-        exec_loop(|input| re.search(input), text, f);
+        match &self.exact_folded {
+            Some(finder) => folded_loop(finder, text, f),
+            None => exec_loop(|input| re.search(input), text, f),
+        }
         true
     }
 
@@ -400,6 +412,10 @@ impl FastRegex {
         f: impl FnMut(usize, usize) -> bool,
     ) -> bool {
         let Ok(re) = &self.exact else { return false };
+        if let Some(finder) = &self.exact_folded {
+            folded_loop(finder, text, f);
+            return true;
+        }
         cache.fit(self);
         match &mut cache.exact {
             Some(c) => exec_loop(|input| re.search_with(c, input), text, f),
@@ -450,6 +466,20 @@ fn exec_loop(
             break;
         }
         pos = if m.is_empty() { m.end() + char_len(bytes.get(m.end()).copied()) } else { m.end() };
+    }
+}
+
+/// The exec loop of a case-insensitive ASCII literal: its occurrences, each search
+/// starting where the previous one ended (a match is never empty).
+fn folded_loop(finder: &folded::Folded, text: &str, mut f: impl FnMut(usize, usize) -> bool) {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    while let Some(start) = finder.find(bytes, pos, bytes.len()) {
+        let end = start + finder.len();
+        if !f(start, end) {
+            break;
+        }
+        pos = end;
     }
 }
 

@@ -163,7 +163,7 @@ impl Prefilter {
 /// bytes with at least one letter in either case (`/return/i`, the `value` of
 /// `/\bvalue\b/i`), as a case-folded finder, and whether the run is the whole of `hir`;
 /// `None` when there is no such run of 3 bytes or more (2 when it is the whole).
-fn folded(hir: &Hir) -> Option<(Folded, bool)> {
+pub(crate) fn folded(hir: &Hir) -> Option<(Folded, bool)> {
     let parts: &[Hir] = match hir.kind() {
         HirKind::Concat(parts) => parts,
         _ => std::slice::from_ref(hir),

@@ -347,6 +347,9 @@ fn case_insensitive_literals_are_scanned_case_folded() {
     assert!(re.has_line_scan());
     assert_eq!(candidate_lines(&re, text), [0, 2, 4, 5]);
     assert_eq!(found("return", "i", Scope::Lines, "Return reTURN"), ["Return", "reTURN"]);
+    // The exact matches are the scan's occurrences, one after another.
+    assert_eq!(found("aa", "i", Scope::Lines, "aAAa\u{E9}aaa"), ["aA", "Aa", "aa"]);
+    assert_eq!(found("if", "i", Scope::Whole, "IF\nif\niff"), ["IF", "if", "if"]);
     // A run inside the pattern: the line is then searched by the regex.
     let re = fast(r"\bvalue\b", "i", Scope::Lines);
     assert!(re.has_line_scan());
