@@ -143,6 +143,13 @@ impl Matcher {
         self.needles.get_or_init(|| crate::session::grams::Needles::of(self)).as_ref()
     }
 
+    /// How many lines of `text` (a whole file, Lines mode) hold a match,
+    /// when a literal scan can tell without searching each line (see
+    /// [`sfq_fast::FastRegex::count_lines`]); `None` otherwise.
+    pub fn count_lines(&self, text: &str) -> Option<u64> {
+        self.fast.count_lines(text)
+    }
+
     /// Whether a whole text must be searched by the exact engine (in UTF-16).
     pub fn whole_needs_exact(&self, text: &str) -> bool {
         self.fast.needs_exact(text)

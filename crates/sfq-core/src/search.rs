@@ -405,6 +405,11 @@ pub fn count_lines(
     matcher: &Matcher,
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<u64, BudgetExceeded> {
+    if let FileText::Utf8(s) = text
+        && let Some(count) = matcher.count_lines(s)
+    {
+        return Ok(count);
+    }
     let (mut count, mut last) = (0u64, usize::MAX);
     let mut sink = |hit: Hit| {
         if hit.span.start != last {

@@ -45,7 +45,6 @@ impl Folded {
     }
 
     /// The needle, letters in lower case.
-    #[cfg(test)]
     pub(crate) fn needle(&self) -> &[u8] {
         &self.needle
     }

@@ -145,9 +145,9 @@ pub struct FastRegex {
     /// Literals one of which every superset match contains (see
     /// [`FastRegex::required_literals`]).
     required: Option<Vec<Vec<u8>>>,
-    /// The exact translation is a case-insensitive ASCII literal (`/return/i`): its
-    /// matches are the occurrences the case-folded scan finds.
-    exact_folded: Option<folded::Folded>,
+    /// The exact translation is a literal (`/irqstate_t/`, or `/return/i`
+    /// case-folded): its matches are the occurrences a literal scan finds.
+    exact_literal: Option<Literal>,
 }
 
 /// The first window of a Lines-scope candidate search, in bytes (then doubled).
@@ -186,7 +186,7 @@ impl FastRegex {
                 prefilter: None,
                 forced: Guards::default(),
                 required: None,
-                exact_folded: None,
+                exact_literal: None,
             };
         }
         let extended_word = pattern.flags.ignore_case && pattern.unicode_mode();
@@ -199,10 +199,7 @@ impl FastRegex {
             long_s_kelvin: extended_word && exact.uses.word_looks,
             crlf: scope == Scope::Whole && exact.uses.line_anchors,
         };
-        let exact_folded = match prefilter::folded(&exact.hir) {
-            Some((finder, true)) if exact.inexact.is_none() => Some(finder),
-            _ => None,
-        };
+        let exact_literal = if exact.inexact.is_none() { Literal::of(&exact.hir) } else { None };
         let exact = match exact.inexact {
             Some(why) => Err(why),
             None => build(&exact.hir).ok_or(Inexact::TooLarge),
@@ -236,7 +233,7 @@ impl FastRegex {
             prefilter,
             forced,
             required,
-            exact_folded,
+            exact_literal,
         }
     }
 
@@ -397,11 +394,32 @@ impl FastRegex {
     /// [`FastRegex::needs_exact`] is `false` for `text`.
     pub fn for_each_match(&self, text: &str, f: impl FnMut(usize, usize) -> bool) -> bool {
         let Ok(re) = &self.exact else { return false };
-        match &self.exact_folded {
-            Some(finder) => folded_loop(finder, text, f),
+        match &self.exact_literal {
+            Some(lit) => literal_loop(lit, text, f),
             None => exec_loop(|input| re.search(input), text, f),
         }
         true
+    }
+
+    /// Lines scope: how many lines of `text` (a whole file) hold a JavaScript match,
+    /// when the exact translation is a literal without `\r` or `\n` and `text` trips no
+    /// guard, so that every occurrence is a match and each line is counted at its first
+    /// (a scan for the literal and the next `\n`, nothing else); `None` otherwise.
+    pub fn count_lines(&self, text: &str) -> Option<u64> {
+        let lit = self.exact_literal.as_ref().filter(|l| !l.crosses_lines())?;
+        if self.scope != Scope::Lines || self.exact.is_err() || self.guards.trips(text.as_bytes()) {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let (mut count, mut pos) = (0u64, 0usize);
+        while let Some(start) = lit.find(bytes, pos) {
+            count += 1;
+            match memchr::memchr(b'\n', &bytes[start + lit.len()..]) {
+                Some(i) => pos = start + lit.len() + i + 1,
+                None => break,
+            }
+        }
+        Some(count)
     }
 
     /// [`FastRegex::for_each_match`] with an explicit cache.
@@ -412,8 +430,8 @@ impl FastRegex {
         f: impl FnMut(usize, usize) -> bool,
     ) -> bool {
         let Ok(re) = &self.exact else { return false };
-        if let Some(finder) = &self.exact_folded {
-            folded_loop(finder, text, f);
+        if let Some(lit) = &self.exact_literal {
+            literal_loop(lit, text, f);
             return true;
         }
         cache.fit(self);
@@ -469,13 +487,60 @@ fn exec_loop(
     }
 }
 
-/// The exec loop of a case-insensitive ASCII literal: its occurrences, each search
-/// starting where the previous one ended (a match is never empty).
-fn folded_loop(finder: &folded::Folded, text: &str, mut f: impl FnMut(usize, usize) -> bool) {
+/// An exact translation that is a literal, found by a scan rather than an automaton.
+#[derive(Debug)]
+enum Literal {
+    /// ASCII, letters in either case (`/return/i`).
+    Folded(folded::Folded),
+    /// Bytes as they are (`/irqstate_t/`).
+    Exact(Box<memchr::memmem::Finder<'static>>),
+}
+
+impl Literal {
+    /// The literal `hir` is, when it is one (of at least two bytes).
+    fn of(hir: &Hir) -> Option<Literal> {
+        if let regex_syntax::hir::HirKind::Literal(lit) = hir.kind() {
+            return (lit.0.len() >= 2).then(|| {
+                Literal::Exact(Box::new(memchr::memmem::Finder::new(&lit.0).into_owned()))
+            });
+        }
+        match prefilter::folded(hir) {
+            Some((finder, true)) => Some(Literal::Folded(finder)),
+            _ => None,
+        }
+    }
+
+    /// The start of the first occurrence at or after `from`.
+    fn find(&self, bytes: &[u8], from: usize) -> Option<usize> {
+        match self {
+            Literal::Folded(f) => f.find(bytes, from, bytes.len()),
+            Literal::Exact(f) => f.find(bytes.get(from..)?).map(|i| from + i),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Literal::Folded(f) => f.len(),
+            Literal::Exact(f) => f.needle().len(),
+        }
+    }
+
+    /// Whether it holds a line terminator byte (`\r` or `\n`).
+    fn crosses_lines(&self) -> bool {
+        match self {
+            Literal::Folded(f) => f.needle().iter().any(|&b| b == b'\r' || b == b'\n'),
+            Literal::Exact(f) => f.needle().iter().any(|&b| b == b'\r' || b == b'\n'),
+        }
+    }
+}
+
+/// The exec loop of a literal: its occurrences, each search starting where the previous
+/// one ended (a match is never empty).
+fn literal_loop(lit: &Literal, text: &str, mut f: impl FnMut(usize, usize) -> bool) {
     let bytes = text.as_bytes();
     let mut pos = 0;
-    while let Some(start) = finder.find(bytes, pos, bytes.len()) {
-        let end = start + finder.len();
+    while let Some(start) = lit.find(bytes, pos) {
+        let end = start + lit.len();
         if !f(start, end) {
             break;
         }

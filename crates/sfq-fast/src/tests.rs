@@ -365,3 +365,35 @@ fn case_insensitive_literals_are_scanned_case_folded() {
     // Letters of one case (no `i`) are literals the regex finds by itself.
     assert!(!fast("return", "", Scope::Lines).has_line_scan());
 }
+
+/// A literal pattern's lines are counted by scanning for it, as the exec loop over each
+/// line counts them; not when a line terminator or a guard is in the way.
+#[test]
+fn literal_lines_are_counted_by_a_scan() {
+    let count_each = |re: &FastRegex, text: &str| {
+        text.split('\n')
+            .filter(|line| {
+                let mut any = false;
+                re.for_each_match(line.strip_suffix('\r').unwrap_or(line), |_, _| {
+                    any = true;
+                    false
+                });
+                any
+            })
+            .count() as u64
+    };
+    let text = "Return x return\r\nnothing\nRETURN\nretur\nn return\n\u{E9}reTurn";
+    for (p, f) in [("return", "i"), ("return", ""), ("RETURN", ""), ("n re", "i"), ("\u{E9}re", "")]
+    {
+        let re = fast(p, f, Scope::Lines);
+        assert_eq!(re.count_lines(text), Some(count_each(&re, text)), "/{p}/{f}");
+    }
+    assert_eq!(fast("return", "i", Scope::Lines).count_lines(text), Some(4));
+    // An astral character in the literal is a whole pair, as JavaScript matches it.
+    let re = fast("\u{1F600}x", "", Scope::Lines);
+    assert_eq!(re.count_lines("\u{1F600}x\n\u{1F600}\nx"), Some(1));
+    // Not a literal, across lines, the Whole scope.
+    assert_eq!(fast("ret+urn", "", Scope::Lines).count_lines(text), None);
+    assert_eq!(fast("a\\nb", "", Scope::Lines).count_lines("a\nb"), None);
+    assert_eq!(fast("return", "", Scope::Whole).count_lines(text), None);
+}
