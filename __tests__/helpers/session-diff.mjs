@@ -328,6 +328,9 @@ export function queries(root, r) {
     () => ['grepContent', [{ pattern: r.pick(['alpha', 'needle|x']), fileGlob: r.pick(['*.ts', '*.txt', '*.md']) }]],
     () => ['findFiles', [{ pattern: r.pick(['*', 'src/*', '**/b*']), path: r.pick(['src', 'deep', '.']) }]],
     () => ['smartFileQuery', [{ regex: r.pick(['alpha', 'TODO']), ignore: r.pick(['docs/**', 'src/**', '**/*.md']), maxFileSizeKB: r.pick([1, 64, 1024]) }]],
+    // Only ignored files can match: the hint counts what the walk dropped.
+    () => ['grepContent', [{ pattern: r.pick(['alpha', 'needle']), fileGlob: '*.log' }]],
+    () => ['searchCode', [r.pick(['beta', 'value']), { includeExtensions: ['log'] }]],
   ];
 }
 

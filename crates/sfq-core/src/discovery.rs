@@ -230,8 +230,26 @@ pub struct Listed<I> {
     pub not_checked_out: NotCheckedOut,
     /// What was dropped was asked for but not looked at (the listing came
     /// from a session's memory): [`Listed::take_dropped`] walks for it.
-    pub deferred: Option<Box<(PathBuf, DiscoveryProfile)>>,
+    pub deferred: Option<Box<Deferred>>,
 }
+
+/// What a listing from a session's memory says of what was dropped: the
+/// walk that would tell, and where its answer is kept while the listing
+/// it was drawn from is (see [`Listed::take_dropped`]).
+#[derive(Debug)]
+pub struct Deferred {
+    /// The folder listed.
+    pub root: PathBuf,
+    /// The call's profile.
+    pub profile: DiscoveryProfile,
+    /// The dropped entries of this profile, once walked for, kept with the
+    /// session's view of the listing: dropped with it at the first change
+    /// of the tree's structure or of its ignore rules.
+    pub memo: Option<Arc<std::sync::OnceLock<Dropped>>>,
+}
+
+/// The most dropped entries a session keeps for a view.
+const KEPT_DROPPED: usize = 1 << 16;
 
 impl<I> Listed<I> {
     /// A listing of `items` with nothing else to report.
@@ -248,10 +266,17 @@ impl<I> Listed<I> {
     /// What ignore rules and pruned names dropped (walked for now when the
     /// listing came from a session's memory).
     pub fn take_dropped(&mut self, cancel: &Cancel) -> Result<Dropped> {
-        match self.deferred.take() {
-            Some(d) => Ok(listing(&d.0, &d.1.on_disk(), cancel, true)?.dropped),
-            None => Ok(std::mem::take(&mut self.dropped)),
+        let Some(d) = self.deferred.take() else { return Ok(std::mem::take(&mut self.dropped)) };
+        if let Some(kept) = d.memo.as_ref().and_then(|m| m.get()) {
+            return Ok(kept.clone());
         }
+        let dropped = listing(&d.root, &d.profile.on_disk(), cancel, true)?.dropped;
+        if let Some(memo) = &d.memo
+            && dropped.len() <= KEPT_DROPPED
+        {
+            let _ = memo.set(dropped.clone());
+        }
+        Ok(dropped)
     }
 }
 

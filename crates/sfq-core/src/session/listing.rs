@@ -164,10 +164,16 @@ struct View {
     key: String,
     items: Arc<Vec<Candidate>>,
     slots: Arc<Slots>,
+    /// What the profile's walk drops (the top of each dropped subtree), once
+    /// a call walked for it (see [`crate::discovery::Deferred`]).
+    dropped: DroppedMemo,
     /// Bytes of the candidates.
     bytes: u64,
     used: u64,
 }
+
+/// See [`View::dropped`].
+pub type DroppedMemo = Arc<std::sync::OnceLock<crate::discovery::Dropped>>;
 
 /// Views kept at once.
 const VIEWS: usize = 16;
@@ -317,7 +323,7 @@ impl Listings {
         whole: &Arc<Whole>,
         key: String,
         profile: &DiscoveryProfile,
-    ) -> (Arc<Vec<Candidate>>, Arc<Slots>) {
+    ) -> (Arc<Vec<Candidate>>, Arc<Slots>, DroppedMemo) {
         {
             let mut st = self.lock();
             st.view_calls += 1;
@@ -326,12 +332,13 @@ impl Listings {
                 st.views.iter_mut().find(|v| Arc::ptr_eq(&v.whole, whole) && v.key == key)
             {
                 v.used = now;
-                return (v.items.clone(), v.slots.clone());
+                return (v.items.clone(), v.slots.clone(), v.dropped.clone());
             }
         }
         let entries = self.filter(whole, &DiscoveryProfile { metadata: false, ..profile.clone() });
         let items = Arc::new(crate::discovery::to_candidates(&whole.root, entries));
         let slots = Arc::new(Slots::default());
+        let dropped = DroppedMemo::default();
         // (The slots' memo is counted apart, when it is made.)
         let bytes = items
             .iter()
@@ -341,7 +348,7 @@ impl Listings {
         let mut st = self.lock();
         // Another call of the same profile may have made it meanwhile.
         if let Some(v) = st.views.iter().find(|v| Arc::ptr_eq(&v.whole, whole) && v.key == key) {
-            return (v.items.clone(), v.slots.clone());
+            return (v.items.clone(), v.slots.clone(), v.dropped.clone());
         }
         let is_kept =
             st.kept.iter().any(|k| k.entries.as_ref().is_some_and(|w| Arc::ptr_eq(w, whole)));
@@ -358,11 +365,12 @@ impl Listings {
                 key,
                 items: items.clone(),
                 slots: slots.clone(),
+                dropped: dropped.clone(),
                 bytes,
                 used,
             });
         }
-        (items, slots)
+        (items, slots, dropped)
     }
 
     /// Entries held, over every kept listing.
@@ -619,19 +627,19 @@ mod tests {
         listings.keep(&root, vec![1], listings.clock(), Some(whole.clone()));
         let (shown, hidden) = (profile(true), profile(false));
         let key = |p: &DiscoveryProfile| view_key(p).unwrap();
-        let (a, slots) = listings.view(&whole, key(&shown), &shown);
+        let (a, slots, _) = listings.view(&whole, key(&shown), &shown);
         let names: Vec<&str> = a.iter().map(Candidate::rel).collect();
         assert_eq!(names, [".a", "b", "src/d"]);
         assert_eq!(a[2].abs(), root.join("src/d"));
-        let (again, same_slots) = listings.view(&whole, key(&shown), &shown);
+        let (again, same_slots, _) = listings.view(&whole, key(&shown), &shown);
         assert!(Arc::ptr_eq(&a, &again) && Arc::ptr_eq(&slots, &same_slots));
-        let (b, _) = listings.view(&whole, key(&hidden), &hidden);
+        let (b, _, _) = listings.view(&whole, key(&hidden), &hidden);
         assert_eq!(b.iter().map(Candidate::rel).collect::<Vec<_>>(), ["b", "src/d"]);
         assert!(listings.bytes() > whole.bytes());
         listings.invalidate(&Drained { structural: true, any: true, ..Drained::default() });
         assert_eq!(listings.bytes(), 0);
         // Not kept: filtered for the call alone.
-        let (c, _) = listings.view(&whole, key(&shown), &shown);
+        let (c, _, _) = listings.view(&whole, key(&shown), &shown);
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!(listings.bytes(), 0);
     }

@@ -141,7 +141,7 @@ impl Store {
             }
             Plan::Whole(whole) => {
                 let mut listed = Listed::of(self.listings.filter(&whole, profile));
-                listed.deferred = deferred(root, profile, report_dropped);
+                listed.deferred = deferred(root, profile, report_dropped, None);
                 if profile.metadata {
                     self.reserve();
                 }
@@ -171,9 +171,9 @@ impl Store {
                 return Ok(Some(listed.into_candidates(root)));
             }
         };
-        let (items, slots) = self.listings.view(&whole, key, profile);
+        let (items, slots, dropped) = self.listings.view(&whole, key, profile);
         let mut listed = Listed::of(Candidates::shared(items, slots));
-        listed.deferred = deferred(root, profile, report_dropped);
+        listed.deferred = deferred(root, profile, report_dropped, Some(dropped));
         self.reserve();
         Ok(Some(listed))
     }
@@ -290,8 +290,11 @@ fn deferred(
     root: &Path,
     profile: &DiscoveryProfile,
     report_dropped: bool,
-) -> Option<Box<(std::path::PathBuf, DiscoveryProfile)>> {
-    report_dropped.then(|| Box::new((root.to_path_buf(), profile.on_disk())))
+    memo: Option<listing::DroppedMemo>,
+) -> Option<Box<discovery::Deferred>> {
+    report_dropped.then(|| {
+        Box::new(discovery::Deferred { root: root.to_path_buf(), profile: profile.on_disk(), memo })
+    })
 }
 
 /// The options [`Session::open`] takes.
