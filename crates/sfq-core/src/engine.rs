@@ -15,6 +15,7 @@ use crate::error::Result;
 pub use crate::scan::Flow;
 use crate::search::{self, FileText, SkipReason};
 use crate::session::Store;
+use crate::session::cache::Held;
 use crate::text::Encoding;
 
 /// Where a call's listings and file contents come from: the disk, or a
@@ -68,36 +69,59 @@ impl Reader {
         }
     }
 
-    /// For each candidate, whether a session's index proves it holds no
-    /// match of `matcher`'s pattern (see [`Reader::read_unless`]); `None`
-    /// when reading from disk or the pattern gives the index nothing.
-    pub fn pruned(
+    /// What a session holds of each candidate when the call starts: the
+    /// texts it can hand out and the files its index proves hold no match
+    /// of `matcher`'s pattern, looked up once for the whole list (see
+    /// [`crate::session::cache::ContentCache::resolve`]); `None` when
+    /// reading from disk.
+    pub fn resolve(
         &self,
         candidates: &Candidates,
         matcher: &crate::matcher::Matcher,
         threads: usize,
-    ) -> Option<Vec<bool>> {
+    ) -> Option<Vec<Held>> {
         match &self.source {
-            Source::Session(store) => store.cache.pruned(
+            Source::Session(store) => Some(store.cache.resolve(
                 candidates,
                 candidates.slots(),
                 self.max_bytes,
                 self.encoding,
-                matcher.needles()?,
+                matcher.needles(),
                 threads,
-            ),
+            )),
             Source::Disk => None,
         }
+    }
+
+    /// [`Reader::read_unless`], answered from `held` (what
+    /// [`Reader::resolve`] found for this candidate) when it can.
+    pub fn read_held(
+        &self,
+        held: Option<&Held>,
+        cand: &Candidate,
+        matcher: &crate::matcher::Matcher,
+    ) -> Read {
+        if let Source::Session(store) = &self.source {
+            match held {
+                Some(Held::Pruned) => return Ok(None),
+                Some(Held::TooLarge(size)) => {
+                    store.cache.note_reused();
+                    return Err(SkipReason::MaxFileSizeExceeded(*size));
+                }
+                Some(Held::Text(text, size)) => {
+                    store.cache.note_reused();
+                    return text.clone().map(|t| Some((t, *size)));
+                }
+                Some(Held::Unknown) | None => {}
+            }
+        }
+        self.read_unless(cand, matcher)
     }
 
     /// [`Reader::read_sized`], or `Ok(None)` when a session's index proves
     /// the file holds no match of `matcher`'s pattern (it is then not
     /// searched: its outcome is "no match", as a search would find).
-    pub fn read_unless(
-        &self,
-        cand: &Candidate,
-        matcher: &crate::matcher::Matcher,
-    ) -> std::result::Result<Option<(Arc<FileText>, u64)>, SkipReason> {
+    pub fn read_unless(&self, cand: &Candidate, matcher: &crate::matcher::Matcher) -> Read {
         match &self.source {
             Source::Session(store) => {
                 if let Some(code) = cand.missing_code() {
@@ -107,6 +131,19 @@ impl Reader {
             }
             Source::Disk => self.read_sized(cand).map(Some),
         }
+    }
+}
+
+/// A candidate's text and size as read, `Ok(None)` when a session's index
+/// proves it holds no match (it is not searched), or why it is skipped.
+pub type Read = std::result::Result<Option<(Arc<FileText>, u64)>, SkipReason>;
+
+/// What `search` makes of a text `read`, or why it was not searched.
+pub fn searched<F>(read: Read, search: impl FnOnce(&FileText) -> Outcome<F>) -> Outcome<F> {
+    match read {
+        Err(reason) => Outcome::Skipped(reason),
+        Ok(None) => Outcome::NoMatch,
+        Ok(Some((text, _))) => search(&text),
     }
 }
 
@@ -167,12 +204,13 @@ where
     W: Fn(&Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
-    run_masked(candidates, None, threads, batching, cancel, work, weigh, collector)
+    run_masked(candidates, None, threads, batching, cancel, |_, c| work(c), weigh, collector)
 }
 
-/// [`run_over`] for a search with `matcher` through `reader`: the
-/// candidates a session's index rules out are "no match" unsearched (see
-/// [`run_masked`]).
+/// [`run_over`] for a search with `matcher` through `reader`, which reads
+/// each candidate and hands its text to `work`: the candidates a session's
+/// index rules out are "no match" unsearched (see [`run_masked`]), the
+/// texts it holds are handed out without a lookup each.
 pub fn run_searching<F, W, C>(
     candidates: &Candidates,
     reader: &Reader,
@@ -184,10 +222,14 @@ pub fn run_searching<F, W, C>(
 ) -> Result<()>
 where
     F: Send,
-    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    W: Fn(&Candidate, &FileText) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
-    let pruned = reader.pruned(candidates, matcher, threads);
+    let held = reader.resolve(candidates, matcher, threads);
+    let work = |i: usize, c: &Candidate| {
+        let read = reader.read_held(held.as_ref().and_then(|h| h.get(i)), c, matcher);
+        searched(read, |text| work(c, text))
+    };
     // A session's texts are in memory: a chunk takes the calling thread
     // microseconds, and one thread fewer to wake for every chunk handed
     // over is most of a warm search's overhead on few cores (test262's
@@ -196,16 +238,17 @@ where
         caller_works: matches!(reader.source, Source::Session(_)),
         ..crate::scan::Batching::whole(crate::scan::CHUNK)
     };
-    run_masked(candidates, pruned.as_deref(), threads, batching, cancel, work, |_| 0, collector)
+    run_masked(candidates, held.as_deref(), threads, batching, cancel, work, |_| 0, collector)
 }
 
-/// [`run_over_in`], the candidates `pruned` marks (a session's index
+/// [`run_over_in`], the candidates `held` marks pruned (a session's index
 /// proved they hold no match) given to the collector as "no match" in their
-/// place in path order, without going through the workers.
+/// place in path order, without going through the workers; `work` is given
+/// each other candidate's place in `candidates` with it.
 #[allow(clippy::too_many_arguments)]
 pub fn run_masked<F, W, C>(
     candidates: &[Candidate],
-    pruned: Option<&[bool]>,
+    held: Option<&[Held]>,
     threads: usize,
     batching: crate::scan::Batching,
     cancel: &Cancel,
@@ -215,14 +258,15 @@ pub fn run_masked<F, W, C>(
 ) -> Result<()>
 where
     F: Send,
-    W: Fn(&Candidate) -> Outcome<F> + Sync,
+    W: Fn(usize, &Candidate) -> Outcome<F> + Sync,
     C: Collector<F>,
 {
     let progress = cancel.progress();
     progress.files_total.fetch_add(candidates.len() as u64, Ordering::Relaxed);
-    let pruned = pruned.filter(|p| p.len() == candidates.len() && p.iter().any(|&x| x));
+    let is_pruned = |h: &Held| matches!(h, Held::Pruned);
+    let pruned = held.filter(|h| h.len() == candidates.len() && h.iter().any(is_pruned));
     let searched: Vec<usize> = match pruned {
-        Some(p) => (0..candidates.len()).filter(|&i| !p[i]).collect(),
+        Some(h) => (0..candidates.len()).filter(|&i| !is_pruned(&h[i])).collect(),
         None => (0..candidates.len()).collect(),
     };
     // The next candidate the collector has not seen, and whether it stopped.
@@ -251,7 +295,7 @@ where
             crate::failpoint::hit("scan-file");
             // Never consumed when cancelled: the merge checks first.
             let outcome =
-                if cancel.is_cancelled() { Outcome::NoMatch } else { work(&candidates[i]) };
+                if cancel.is_cancelled() { Outcome::NoMatch } else { work(i, &candidates[i]) };
             (i, outcome)
         },
         |(_, outcome)| if let Outcome::Matched(f) = outcome { weigh(f) } else { 0 },

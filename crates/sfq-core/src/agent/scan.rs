@@ -4,6 +4,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::search::FileText;
+
 use super::*;
 
 /// A validated line-search profile: everything but the result's shape.
@@ -149,16 +151,12 @@ impl LineScan {
         let cancelled = || cancel.is_cancelled();
         let page_full = Arc::new(AtomicBool::new(false));
         let counted = LineQuery { keep: 0, ..query };
-        let work = |c: &Candidate| match self.reader.read_unless(c, &self.matcher) {
-            Err(reason) => Outcome::Skipped(reason),
-            Ok(None) => Outcome::NoMatch,
-            Ok(Some((text, _))) => {
-                let q = if page_full.load(Ordering::Relaxed) { &counted } else { &query };
-                match search_lines(&text, q, &cancelled) {
-                    Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
-                    Ok(None) => Outcome::NoMatch,
-                    Ok(Some(lines)) => Outcome::Matched(lines),
-                }
+        let search = |_: &Candidate, text: &FileText| {
+            let q = if page_full.load(Ordering::Relaxed) { &counted } else { &query };
+            match search_lines(text, q, &cancelled) {
+                Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
+                Ok(None) => Outcome::NoMatch,
+                Ok(Some(lines)) => Outcome::Matched(lines),
             }
         };
         let mut collector = LinesCollector {
@@ -184,6 +182,9 @@ impl LineScan {
         };
         match &self.base {
             Base::File(c) => {
+                let work = |c: &Candidate| {
+                    engine::searched(self.reader.read_unless(c, &self.matcher), |t| search(c, t))
+                };
                 engine::run_over(std::slice::from_ref(c), 1, cancel, work, &mut collector)?
             }
             Base::Dir { abs, prefix } => {
@@ -194,7 +195,7 @@ impl LineScan {
                     &self.matcher,
                     self.threads,
                     cancel,
-                    work,
+                    search,
                     &mut collector,
                 )?;
                 for u in std::mem::take(&mut listed.unreadable) {

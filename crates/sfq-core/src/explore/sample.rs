@@ -17,6 +17,7 @@ use crate::discovery::Candidate;
 use crate::engine::{self, Outcome};
 use crate::error::Result;
 use crate::options::RawOptions;
+use crate::search::FileText;
 use crate::search::{Hit, SkipReason};
 
 /// sample's default output budget.
@@ -153,15 +154,12 @@ pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();
     let reader = reader(raw);
-    let work = |c: &Candidate| match reader.read_unless(c, &matcher) {
-        Err(reason) => Outcome::Skipped(reason),
-        Ok(None) => Outcome::NoMatch,
-        Ok(Some((text, _))) => match line_hits(&text, &matcher, SCAN_LIMIT, &cancelled) {
+    let work =
+        |c: &Candidate, text: &FileText| match line_hits(text, &matcher, SCAN_LIMIT, &cancelled) {
             Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
             Ok((hits, _)) if hits.is_empty() => Outcome::NoMatch,
-            Ok((hits, _)) => Outcome::Matched(file_sample(c, &text, &hits)),
-        },
-    };
+            Ok((hits, _)) => Outcome::Matched(file_sample(c, text, &hits)),
+        };
     let mut s = Merged::new(unreadable, |f: &FileSample| f.matches);
     engine::run_searching(&candidates, &reader, &matcher, scope.threads, cancel, work, &mut s)?;
 

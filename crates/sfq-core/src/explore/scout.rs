@@ -15,6 +15,7 @@ use crate::discovery::Candidate;
 use crate::engine::{self, Outcome};
 use crate::error::Result;
 use crate::options::RawOptions;
+use crate::search::FileText;
 use crate::search::SkipReason;
 
 /// scout's default output budget.
@@ -84,14 +85,12 @@ pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();
     let reader = reader(raw);
-    let work = |c: &Candidate| match reader.read_unless(c, &matcher) {
-        Err(reason) => Outcome::Skipped(reason),
-        Ok(None) => Outcome::NoMatch,
-        Ok(Some((text, _))) => match count_lines(&text, &matcher, SCAN_LIMIT, &cancelled) {
-            Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
-            Ok(0) => Outcome::NoMatch,
-            Ok(n) => Outcome::Matched(n),
-        },
+    let work = |_: &Candidate, text: &FileText| match count_lines(
+        text, &matcher, SCAN_LIMIT, &cancelled,
+    ) {
+        Err(_) => Outcome::Skipped(SkipReason::RegexBudgetExceeded),
+        Ok(0) => Outcome::NoMatch,
+        Ok(n) => Outcome::Matched(n),
     };
     let mut d = Merged::new(unreadable, |n: &u64| *n);
     engine::run_searching(&candidates, &reader, &matcher, scope.threads, cancel, work, &mut d)?;

@@ -28,17 +28,18 @@ pub(super) struct Found<F> {
 /// How a matched file is encoded for the merge (typed, or serialised).
 pub(super) type Encode<'a, F> = &'a (dyn Fn(&FileView) -> Result<F> + Sync);
 
-/// Reads and searches one candidate for at most `limit` matches, and hands
-/// the view of them to `f` (`truncated`: the file is cut there).
+/// Searches one candidate, as `read` gave it, for at most `limit` matches,
+/// and hands the view of them to `f` (`truncated`: the file is cut there).
 pub(super) fn with_view<R>(
     config: &SfqConfig,
     cand: &Candidate,
+    read: engine::Read,
     cancel: &Cancel,
     limit: usize,
     truncated: bool,
     f: impl FnOnce(FileView<'_>) -> R,
 ) -> Outcome<R> {
-    let (text, size) = match config.reader().read_unless(cand, &config.matcher) {
+    let (text, size) = match read {
         Ok(Some(t)) => t,
         Ok(None) => return Outcome::NoMatch,
         Err(reason) => return Outcome::Skipped(reason),
@@ -80,12 +81,13 @@ pub(super) fn with_view<R>(
 pub(super) fn search_one<F>(
     config: &SfqConfig,
     cand: &Candidate,
+    read: engine::Read,
     cancel: &Cancel,
     limit: usize,
     allowance: u64,
     encode: Encode<'_, F>,
 ) -> Outcome<Found<F>> {
-    with_view(config, cand, cancel, limit, false, |view| {
+    with_view(config, cand, read, cancel, limit, false, |view| {
         let bytes = view.result_bytes();
         Found {
             count: view.match_count(),
@@ -177,18 +179,20 @@ impl<F> MaxMatches<'_, '_, F> {
                 let limit = found.count.min(remaining);
                 let encode = self.encode;
                 let cut_at_max = limit < found.count;
-                let cut = with_view(self.config, cand, self.cancel, limit, cut_at_max, |view| {
-                    let n = view.matches_within(room);
-                    if n == 0 {
-                        return None;
-                    }
-                    let view = if n < view.match_count() {
-                        view.first(n, self.config.max_line_length)
-                    } else {
-                        view
-                    };
-                    Some((encode(&view), n, view.result_bytes(), n < limit))
-                });
+                let read = self.config.reader().read_unless(cand, &self.config.matcher);
+                let cut =
+                    with_view(self.config, cand, read, self.cancel, limit, cut_at_max, |view| {
+                        let n = view.matches_within(room);
+                        if n == 0 {
+                            return None;
+                        }
+                        let view = if n < view.match_count() {
+                            view.first(n, self.config.max_line_length)
+                        } else {
+                            view
+                        };
+                        Some((encode(&view), n, view.result_bytes(), n < limit))
+                    });
                 match cut {
                     Outcome::Matched(Some((file, n, bytes, by_bytes))) => {
                         (file?, n, bytes, by_bytes)
@@ -294,8 +298,9 @@ pub(super) fn scan_files<F: Send>(
         index: &index,
         emit,
     };
-    let work = |c: &Candidate| {
-        let i = index(c);
+    // What a session holds of the candidates, looked up once.
+    let held = config.reader().resolve(&candidates, &config.matcher, config.threads);
+    let work = |i: usize, c: &Candidate| {
         if pace {
             // Written as merged: a worker waits while the files searched
             // ahead of the merge hold more than PACE matches, so memory holds
@@ -327,16 +332,17 @@ pub(super) fn scan_files<F: Send>(
         // left of the budget (else the merge cuts it), so memory holds at
         // most the budget per worker beyond the merged results.
         let allowance = budget.saturating_sub(ahead.merged_bytes());
-        let outcome = search_one(config, c, cancel, limit, allowance, &encode);
+        let read =
+            config.reader().read_held(held.as_ref().and_then(|h| h.get(i)), c, &config.matcher);
+        let outcome = search_one(config, c, read, cancel, limit, allowance, &encode);
         ahead.found(i, if let Outcome::Matched(f) = &outcome { f.count as u64 } else { 0 });
         outcome
     };
     let weigh = |f: &Found<F>| f.count;
     // Files a session's index rules out are "no match" unsearched.
-    let pruned = config.reader().pruned(&candidates, &config.matcher, config.threads);
     engine::run_masked(
         &candidates,
-        pruned.as_deref(),
+        held.as_deref(),
         config.threads,
         batching,
         cancel,

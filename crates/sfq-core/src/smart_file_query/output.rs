@@ -145,7 +145,8 @@ pub fn write_json(
             Streamed::Bytes(bytes) => out.write_all(&bytes).map_err(written),
             Streamed::Deferred { limit, truncated } => {
                 let out = &mut *out;
-                match with_view(config, cand, cancel, limit, truncated, |view| {
+                let read = config.reader().read_unless(cand, &config.matcher);
+                match with_view(config, cand, read, cancel, limit, truncated, |view| {
                     serde_json::to_writer(out, &view)
                 }) {
                     Outcome::Matched(r) => r.map_err(|e| written(e.into())),

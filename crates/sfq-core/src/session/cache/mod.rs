@@ -92,6 +92,20 @@ impl Slots {
     }
 }
 
+/// What a session holds of a candidate at the start of a call (see
+/// [`ContentCache::resolve`]).
+#[derive(Debug, Clone)]
+pub enum Held {
+    /// Nothing it can answer without a stat: read the usual way.
+    Unknown,
+    /// Its trigram filter proves it holds no match: not searched.
+    Pruned,
+    /// Over the size cap: skipped unread (its size).
+    TooLarge(u64),
+    /// Its text (or that it is binary) and size.
+    Text(Result<Arc<FileText>, SkipReason>, u64),
+}
+
 /// One file's text (or that it is binary), as read when its stamp was taken.
 struct Entry {
     stamp: Stamp,
@@ -321,10 +335,7 @@ impl ContentCache {
 
     /// For each candidate, whether it is a trusted text of this encoding,
     /// within `max_bytes`, whose trigram filter proves it holds none of
-    /// `needles` (counted as pruned); on up to `threads` threads. With
-    /// `slots` (the candidates are a session's shared list), each file's
-    /// slot is looked up by path once and then read from there while the
-    /// table's slots name the same paths.
+    /// `needles` (see [`ContentCache::resolve`]).
     pub fn pruned(
         &self,
         candidates: &[Candidate],
@@ -334,6 +345,28 @@ impl ContentCache {
         needles: &Needles,
         threads: usize,
     ) -> Option<Vec<bool>> {
+        let held = self.resolve(candidates, slots, max_bytes, encoding, Some(needles), threads);
+        Some(held.iter().map(|h| matches!(h, Held::Pruned)).collect())
+    }
+
+    /// What [`ContentCache::read_unless`] would answer for each candidate
+    /// without a stat, at one moment (one read lock): for a trusted entry
+    /// (the watch vouches for it), `Pruned` when its trigram filter proves
+    /// it holds none of `needles` (counted as pruned), its size when past
+    /// `max_bytes`, its text of this encoding; `Unknown` for the rest,
+    /// which are read the usual way. On up to `threads` threads. With
+    /// `slots` (the candidates are a session's shared list), each file's
+    /// slot is looked up by path once and then read from there while the
+    /// table's slots name the same paths: a warm call looks no path up.
+    pub fn resolve(
+        &self,
+        candidates: &[Candidate],
+        slots: Option<&Slots>,
+        max_bytes: u64,
+        encoding: Encoding,
+        needles: Option<&Needles>,
+        threads: usize,
+    ) -> Vec<Held> {
         let memo = slots.and_then(Slots::get).filter(|(_, ids)| ids.len() == candidates.len());
         // One read lock for the whole pass: the filters' places and the
         // blocks read are those of one moment.
@@ -341,7 +374,7 @@ impl ContentCache {
         let calls = inner.calls;
         let version = inner.entries.version();
         // Which files of each block may match: one word per 64 files.
-        let matching = inner.slices.matching(needles);
+        let matching = needles.map(|n| inner.slices.matching(n));
         let part = |start: usize, cands: &[Candidate]| {
             let ids = memo
                 .as_ref()
@@ -350,7 +383,7 @@ impl ContentCache {
             let mut fresh = (ids.is_none() && slots.is_some()).then(Vec::new);
             let mut abs = std::path::PathBuf::new();
             let mut count = 0;
-            let mask: Vec<bool> = cands
+            let held: Vec<Held> = cands
                 .iter()
                 .enumerate()
                 .map(|(j, c)| {
@@ -364,27 +397,41 @@ impl ContentCache {
                             slot
                         }
                     };
-                    let Some(e) = inner.entries.at(slot) else { return false };
-                    let out = c.missing.is_none()
-                        && e.trusted
-                        && e.encoding == encoding
-                        && e.stamp.size <= max_bytes
-                        && e.grams.as_ref().is_some_and(|g| !matching.may(g));
-                    if out {
+                    let Some(e) = inner.entries.at(slot) else { return Held::Unknown };
+                    if c.missing.is_some() || !e.trusted {
+                        return Held::Unknown;
+                    }
+                    if e.stamp.size > max_bytes {
+                        e.used.store(calls, Ordering::Relaxed);
+                        return Held::TooLarge(e.stamp.size);
+                    }
+                    if e.encoding != encoding {
+                        return Held::Unknown;
+                    }
+                    if let (Some(m), Some(g)) = (&matching, &e.grams)
+                        && !m.may(g)
+                    {
                         e.used.store(calls, Ordering::Relaxed);
                         count += 1;
+                        return Held::Pruned;
                     }
-                    out
+                    match &e.text {
+                        Some(text) => {
+                            e.used.store(calls, Ordering::Relaxed);
+                            Held::Text(text.clone(), e.stamp.size)
+                        }
+                        None => Held::Unknown,
+                    }
                 })
                 .collect();
             self.pruned.fetch_add(count, Ordering::Relaxed);
-            (mask, fresh.map(|f| (version, f)))
+            (held, fresh.map(|f| (version, f)))
         };
         // Each file is a cache miss or two (its entry; its key too without
         // slots): worth threads from a few thousand on.
         let parts = threads.clamp(1, 8).min(candidates.len() / 4096 + 1);
         let size = candidates.len().div_ceil(parts).max(1);
-        let results: Vec<(Vec<bool>, Option<Looked>)> = if parts <= 1 {
+        let results: Vec<(Vec<Held>, Option<Looked>)> = if parts <= 1 {
             vec![part(0, candidates)]
         } else {
             let part = &part;
@@ -398,16 +445,19 @@ impl ContentCache {
                     .into_iter()
                     .zip(candidates.chunks(size))
                     // (A part that panicked rules nothing out.)
-                    .map(|(h, c)| h.join().unwrap_or_else(|_| (vec![false; c.len()], None)))
+                    .map(|(h, c)| {
+                        h.join()
+                            .unwrap_or_else(|_| (c.iter().map(|_| Held::Unknown).collect(), None))
+                    })
                     .collect()
             })
         };
         drop(inner);
-        let mut mask = Vec::with_capacity(candidates.len());
+        let mut held = Vec::with_capacity(candidates.len());
         let mut ids = Vec::new();
         let mut versions = Vec::new();
-        for (m, fresh) in results {
-            mask.extend(m);
+        for (h, fresh) in results {
+            held.extend(h);
             if let Some((v, f)) = fresh {
                 versions.push(v);
                 ids.extend(f);
@@ -421,7 +471,12 @@ impl ContentCache {
         {
             slots.set(v, ids);
         }
-        Some(mask)
+        held
+    }
+
+    /// Counts a text handed out from a [`Held::Text`] as reused.
+    pub fn note_reused(&self) {
+        self.reused.fetch_add(1, Ordering::Relaxed);
     }
 
     /// [`ContentCache::read`], or `Ok(None)` for a trusted text whose
@@ -434,6 +489,41 @@ impl ContentCache {
         encoding: Encoding,
         needles: Option<&Needles>,
     ) -> Result<Option<(Arc<FileText>, u64)>, SkipReason> {
+        // A trusted entry answers without a stat (its path looked up in a
+        // buffer of the thread's: most calls end here).
+        let (epoch, answer) = LOOKUP.with_borrow_mut(|buf| {
+            let abs = cand.abs_in(buf);
+            let inner = self.read_lock();
+            let Some(e) = inner.entries.get(key(abs)).filter(|e| e.trusted) else {
+                return (inner.epoch, None);
+            };
+            let calls = inner.calls;
+            if e.stamp.size > max_bytes {
+                // Over the cap: the cold reader's skip, unread.
+                e.used.store(calls, Ordering::Relaxed);
+                let size = e.stamp.size;
+                return (inner.epoch, Some(Err(SkipReason::MaxFileSizeExceeded(size))));
+            }
+            if e.encoding != encoding {
+                return (inner.epoch, None);
+            }
+            e.used.store(calls, Ordering::Relaxed);
+            if let (Some(n), Some(g)) = (needles, &e.grams)
+                && !inner.slices.may_match(g, n)
+            {
+                self.pruned.fetch_add(1, Ordering::Relaxed);
+                return (inner.epoch, Some(Ok(None)));
+            }
+            let size = e.stamp.size;
+            let text = e.text.clone().map(|text| text.map(|t| Some((t, size))));
+            (inner.epoch, text)
+        });
+        if let Some(answer) = answer {
+            if !matches!(answer, Ok(None)) {
+                self.reused.fetch_add(1, Ordering::Relaxed);
+            }
+            return answer;
+        }
         let abs = cand.abs();
         let abs = &*abs;
         let cold = || {
@@ -441,42 +531,6 @@ impl ContentCache {
             search::load(abs, max_bytes, encoding, cand.regular)
                 .map(|(text, size)| (Arc::new(text), size))
         };
-        let epoch;
-        {
-            let inner = self.read_lock();
-            epoch = inner.epoch;
-            let calls = inner.calls;
-            if let Some(e) = inner.entries.get(key(abs))
-                && e.trusted
-                && e.stamp.size > max_bytes
-            {
-                // Over the cap: the cold reader's skip, unread.
-                e.used.store(calls, Ordering::Relaxed);
-                let size = e.stamp.size;
-                drop(inner);
-                self.reused.fetch_add(1, Ordering::Relaxed);
-                return Err(SkipReason::MaxFileSizeExceeded(size));
-            }
-            if let Some(e) = inner.entries.get(key(abs))
-                && e.trusted
-                && e.encoding == encoding
-            {
-                e.used.store(calls, Ordering::Relaxed);
-                if let (Some(n), Some(g)) = (needles, &e.grams)
-                    && !inner.slices.may_match(g, n)
-                {
-                    drop(inner);
-                    self.pruned.fetch_add(1, Ordering::Relaxed);
-                    return Ok(None);
-                }
-                if let Some(text) = e.text.clone() {
-                    let size = e.stamp.size;
-                    drop(inner);
-                    self.reused.fetch_add(1, Ordering::Relaxed);
-                    return text.map(|t| Some((t, size)));
-                }
-            }
-        }
         // Watched before the stat and the read: a change after them is an
         // event.
         let watched = self.watched(abs);
@@ -678,6 +732,11 @@ const ENTRY_BYTES: u64 = (std::mem::size_of::<Entry>()
 /// The key of `path` in [`Inner::entries`].
 fn key(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
+}
+
+thread_local! {
+    /// A thread's buffer for the absolute paths it looks up.
+    static LOOKUP: std::cell::RefCell<PathBuf> = std::cell::RefCell::new(PathBuf::new());
 }
 
 /// The memory a text holds.
