@@ -1048,6 +1048,13 @@ export interface SessionStats {
   /** Files whose contents are used without a stat (under the watch). */
   trustedFiles: number;
   /**
+   * Files held whose index entries are still being made: after the first
+   * call, the entries of the files a call reads are made on a thread of the
+   * session's once it has answered (a branch switch costs the next call the
+   * reads, not the indexing). Until then those files are searched in full.
+   */
+  filesUnindexed: number;
+  /**
    * How the last call established that what it used was fresh:
    * `watcherDrain` (the watch's queue, drained when the call began, named no
    * change the kept listings depend on, and git's index, configuration and

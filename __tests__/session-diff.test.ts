@@ -120,7 +120,20 @@ describe('openSession', () => {
       writeFileSync(join(root, 'f5.txt'), 'needle 5\n');
       expect(ask().aggregate.totalMatches).toBe(5);
       expect(session.stats()).toMatchObject({ freshness: 'rebuild', filesReread: 1, filesReused: 5 });
+      // Index entries of files read after the first call come after the call
+      // (searched in full until then): the answers never depend on when.
+      const rare = { regex: 'zebra_[0-9]', contextLines: 0 };
+      const cold = () => JSON.stringify(api.smartFileQuerySync({ ...rare, cwd: root }));
+      for (let i = 0; i < 40; i++) writeFileSync(join(root, `g${i}.txt`), i === 7 ? 'zebra_7\n' : `plain ${i}\n`);
+      expect(JSON.stringify(session.smartFileQuerySync(rare))).toBe(cold());
+      const deadline = Date.now() + 10_000;
+      while (session.stats().filesUnindexed > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(session.stats().filesUnindexed).toBe(0);
+      expect(JSON.stringify(session.smartFileQuerySync(rare))).toBe(cold());
+      // Indexed now: the files without the word are ruled out unread.
+      expect(session.stats().filesPruned).toBeGreaterThanOrEqual(40);
       session.close();
+      expect(session.stats().filesUnindexed).toBe(0);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -14,7 +14,7 @@ async function usage(): Promise<void> {
   const stats: SessionStats = session.stats();
   const how: 'watcherDrain' | 'rebuild' | 'statRevalidation' | 'none' = stats.freshness;
   const watching: boolean = stats.watching;
-  const counts: number = stats.listedEntries + stats.trustedFiles + stats.filesReread + stats.filesPruned + stats.indexBytes;
+  const counts: number = stats.listedEntries + stats.trustedFiles + stats.filesUnindexed + stats.filesReread + stats.filesPruned + stats.indexBytes;
   // @ts-expect-error: a session's calls take no cwd
   session.grepSync({ pattern: 'x', cwd: '/elsewhere' });
   // @ts-expect-error: watch is a boolean

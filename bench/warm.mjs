@@ -185,10 +185,16 @@ async function bench(name) {
     const home = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: root }).toString().trim();
     const switched = [];
     const colds = [];
+    const settled = [];
     try {
       for (let round = 0; round < Math.min(RUNS, 3); round++) {
         execFileSync('git', ['checkout', '-q', round % 2 === 0 ? 'bench-alt' : home], { cwd: root });
         const [t, warm] = await timed(() => session[editRow.call[0]](...editRow.call[1]));
+        // The files read get their index entries after the call, on a thread
+        // of the session's: the cold call is timed once they are made.
+        const settle = performance.now();
+        while (session.stats().filesUnindexed > 0) await new Promise((r) => setTimeout(r, 2));
+        settled.push(performance.now() - settle);
         const [tc, cold] = await timed(() => api[editRow.call[0]](...withCwd(editRow.call[0], editRow.call[1], root)));
         if (JSON.stringify(cold) !== JSON.stringify(warm)) throw new Error(`${name}: after a branch switch the session's answer differs`);
         switched.push(t);
@@ -197,7 +203,7 @@ async function bench(name) {
     } finally {
       execFileSync('git', ['checkout', '-q', home], { cwd: root });
     }
-    console.log(`After a branch switch changing ${BRANCH_FILES.toLocaleString('en')} files: next warm call ${fmt(median(switched))} ms, a cold call ${fmt(median(colds))} ms (${(median(switched) / median(colds)).toFixed(2)}x; target <= 1x).`);
+    console.log(`After a branch switch changing ${BRANCH_FILES.toLocaleString('en')} files: next warm call ${fmt(median(switched))} ms, a cold call ${fmt(median(colds))} ms (${(median(switched) / median(colds)).toFixed(2)}x; target <= 1x); the index entries of the files read made ${fmt(median(settled))} ms after it, off the call.`);
   }
   session.close();
 }

@@ -353,6 +353,9 @@ pub struct SessionStats {
     pub watching: bool,
     /// Files whose text is used without a stat (under the watch).
     pub trusted_files: u64,
+    /// Texts held whose trigram filters are still being made, after the
+    /// call that read them (searched in full until then).
+    pub files_unindexed: u64,
     /// How the last call established freshness: `watcherDrain` (the watch
     /// reported no change it depends on: kept listings and texts used),
     /// `rebuild` (walked again), `statRevalidation` (no watch: walked, and
@@ -423,7 +426,12 @@ impl Session {
             SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis());
         self.last_call_ms.store(now as u64, Ordering::Relaxed);
         let source = Source::Session(self.store.clone());
-        crate::query_encoded_from(&source, kind, &options, pattern, base, format)
+        let answer = crate::query_encoded_from(&source, kind, &options, pattern, base, format);
+        // Filters of the texts read from now on are made after the call,
+        // off its path (the first call's were made as it read).
+        self.store.cache.defer_filters();
+        ContentCache::index_pending(&self.store, |s: &Store| &s.cache);
+        answer
     }
 
     /// `options` with the session's root as `cwd` (and its `threads` when
@@ -471,6 +479,7 @@ impl Session {
             listed_entries: self.store.listings.entries(),
             watching: self.store.watching(),
             trusted_files: c.trusted,
+            files_unindexed: self.store.cache.unindexed(),
             freshness: match Freshness::from_u8(self.store.freshness.load(Ordering::Relaxed)) {
                 _ if calls == 0 => "none",
                 // A call that walked nothing (one file shown).

@@ -43,8 +43,8 @@
 //! cold call's.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
 
 use super::grams::{Needles, Trigrams};
@@ -164,6 +164,14 @@ pub struct ContentCache {
     pruned: AtomicU64,
     /// The session's watch, when it has one.
     watcher: Option<Arc<Watcher>>,
+    /// Whether the filters of texts kept are made later (see the
+    /// `deferred` module), and the texts waiting for theirs.
+    deferring: AtomicBool,
+    pending: Mutex<Vec<deferred::Pending>>,
+    /// Whether a builder of the pending filters runs.
+    indexing: AtomicBool,
+    /// Texts queued or being filtered.
+    unindexed: AtomicU64,
 }
 
 #[derive(Default)]
@@ -210,6 +218,10 @@ impl ContentCache {
             reused: AtomicU64::new(0),
             pruned: AtomicU64::new(0),
             watcher,
+            deferring: AtomicBool::new(false),
+            pending: Mutex::new(Vec::new()),
+            indexing: AtomicBool::new(false),
+            unindexed: AtomicU64::new(0),
         }
     }
 
@@ -304,6 +316,7 @@ impl ContentCache {
 
     /// Drops every text.
     pub fn clear(&self) {
+        self.forget_pending();
         let mut inner = self.lock();
         inner.entries.clear();
         inner.slices = Slices::default();
@@ -623,8 +636,11 @@ impl ContentCache {
             return;
         }
         let Kept { text, grams } = kept;
-        // A new filter's trigrams are found without the lock.
+        // A new filter's trigrams are found without the lock, now or after
+        // the call (see the `deferred` module).
+        let defer = grams.is_none() && self.defers();
         let trigrams = match (&grams, &text) {
+            _ if defer => None,
             (None, Ok(t)) => match &**t {
                 FileText::Utf8(s) => Some(Trigrams::of(s)),
                 FileText::Utf16 { .. } => None,
@@ -666,6 +682,9 @@ impl ContentCache {
         let text_bytes = if text.is_some() { text_bytes } else { 0 };
         let bytes = lean + text_bytes;
         let used = inner.calls;
+        if defer && let Some(Ok(t)) = &text {
+            self.queue(key(abs), t);
+        }
         inner.add(
             abs,
             Entry {
@@ -748,6 +767,7 @@ fn text_bytes(text: &FileText) -> u64 {
 }
 
 mod budget;
+mod deferred;
 mod stamp;
 #[cfg(test)]
 mod tests;
