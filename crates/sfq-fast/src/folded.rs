@@ -17,12 +17,15 @@ use memchr::arch::all::packedpair::Pair;
 pub(crate) struct Folded {
     /// The needle, letters in lower case.
     needle: Vec<u8>,
-    /// The two offsets compared first (`index1 != index2`).
+    /// The two offsets compared first (`index1 != index2`; elsewhere than
+    /// on x86-64, only `index1`).
     index1: usize,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     index2: usize,
 }
 
 /// The OR that folds byte `b` of a needle: `0x20` for a letter, `0` otherwise.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn fold_mask(b: u8) -> u8 {
     if b.is_ascii_alphabetic() { 0x20 } else { 0 }
 }
@@ -77,6 +80,7 @@ impl Folded {
     }
 
     /// The occurrences starting in `from..=last`, one position at a time.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn find_each(&self, hay: &[u8], from: usize, last: usize) -> Option<usize> {
         (from..=last).find(|&at| self.is_at(hay, at))
     }
@@ -103,6 +107,7 @@ impl Folded {
     /// The SIMD scan, `W` positions a step; `chunk(p)` gives the bit mask of the starts
     /// in `p..p + W` where both compared bytes agree (bit `k` for start `p + k`).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn find_with<const W: usize>(
         &self,
         hay: &[u8],
