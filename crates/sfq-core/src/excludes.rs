@@ -1,6 +1,8 @@
 //! One concept for what a profile leaves out: every API's default list (the
 //! one place each is written; the generated `lib/generated/options.js`
-//! carries them to the texts that state them), exclusion globs, with the
+//! carries them to the texts that state them, and `SFQ_BLESS=1 npx vitest
+//! run __tests__/prose.test.ts` restates them in README.md and index.d.ts),
+//! exclusion globs, with the
 //! directory names the walk prunes derived from them, and the force-include
 //! globs that override both the exclusions and `.gitignore` (seed 004's
 //! `include_patterns`).
