@@ -1,8 +1,9 @@
 //! Every API's option table in one list, and what is generated from it:
 //! `lib/generated/options.js`, which the MCP tools build their input schemas,
-//! their argument names and the options they pass from (the test at the end
-//! fails when the committed file is not what the tables give;
-//! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it).
+//! their argument names and the options they pass from, and
+//! `lib/generated/api.js`, the module's exports of the queries (the tests at
+//! the end fail when a committed file is not what the tables give;
+//! `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites them).
 
 use super::spec::{Dflt, Kind, OptSpec, Split};
 use crate::{excludes, session};
@@ -188,6 +189,30 @@ pub fn render_js() -> String {
     out
 }
 
+/// `lib/generated/api.js`: the module's queries, each with its `…Sync`
+/// twin, one export per line (every command with an option table).
+pub fn render_api_js() -> String {
+    let mut out = String::from(
+        "// Generated from the commands of crates/sfq-core (Command::ALL, src/options/catalog.rs): do not edit.\n\
+         // `SFQ_BLESS=1 cargo test -p sfq-core generated` rewrites it; `cargo test` fails while it differs.\n\
+         'use strict';\n\n\
+         // Each export is written out (not assigned in a loop): Node's CommonJS\n\
+         // named-export detection, which `import { sample } from 'smart-file-query'`\n\
+         // relies on, sees only `exports.name = …` assignments (index.js spreads them).\n\n\
+         const { queries } = require('../queries.js');\n\n\
+         /** The module's queries: cold calls, each reading the tree anew. */\n\
+         const cold = queries(undefined);\n\n",
+    );
+    for (command, name) in crate::Command::ALL {
+        if command.table().is_some() {
+            out.push_str(&format!(
+                "exports.{name} = cold.{name};\nexports.{name}Sync = cold.{name}Sync;\n"
+            ));
+        }
+    }
+    out
+}
+
 /// Each API's default exclusions.
 const EXCLUDES: &[(&str, &[&str])] = &[
     ("smartFileQuery", excludes::SEED000_IGNORE),
@@ -207,17 +232,17 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    fn generated_path() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lib/generated/options.js")
+    fn generated_path(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lib/generated").join(name)
     }
 
-    #[test]
-    fn generated_options_module_is_what_the_tables_give() {
-        let want = render_js();
-        let path = generated_path();
+    /// `want` is what the committed file `name` holds (written first with
+    /// `SFQ_BLESS`).
+    fn committed(name: &str, want: &str) {
+        let path = generated_path(name);
         if std::env::var_os("SFQ_BLESS").is_some() {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &want).unwrap();
+            std::fs::write(&path, want).unwrap();
         }
         let have = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
@@ -225,6 +250,16 @@ mod tests {
             "{} is not what the option tables give: run `SFQ_BLESS=1 cargo test -p sfq-core generated` and commit it",
             path.display()
         );
+    }
+
+    #[test]
+    fn generated_options_module_is_what_the_tables_give() {
+        committed("options.js", &render_js());
+    }
+
+    #[test]
+    fn generated_api_module_is_what_the_commands_give() {
+        committed("api.js", &render_api_js());
     }
 
     /// The texts that state a default (the doc, the MCP description)
