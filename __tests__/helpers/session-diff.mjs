@@ -328,9 +328,11 @@ export function queries(root, r) {
     () => ['grepContent', [{ pattern: r.pick(['alpha', 'needle|x']), fileGlob: r.pick(['*.ts', '*.txt', '*.md']) }]],
     () => ['findFiles', [{ pattern: r.pick(['*', 'src/*', '**/b*']), path: r.pick(['src', 'deep', '.']) }]],
     () => ['smartFileQuery', [{ regex: r.pick(['alpha', 'TODO']), ignore: r.pick(['docs/**', 'src/**', '**/*.md']), maxFileSizeKB: r.pick([1, 64, 1024]) }]],
-    // Only ignored files can match: the hint counts what the walk dropped.
-    () => ['grepContent', [{ pattern: r.pick(['alpha', 'needle']), fileGlob: '*.log' }]],
-    () => ['searchCode', [r.pick(['beta', 'value']), { includeExtensions: ['log'] }]],
+    // Only ignored files can match: the hint counts what the walk dropped
+    // (with time enough for its whole look: by default it gets a twentieth of
+    // the call's time, at least 5 ms, and a busy machine can cut it short).
+    () => ['grepContent', [{ pattern: r.pick(['alpha', 'needle']), fileGlob: '*.log', hintMs: 60000 }]],
+    () => ['searchCode', [r.pick(['beta', 'value']), { includeExtensions: ['log'], hintMs: 60000 }]],
   ];
 }
 
