@@ -61,51 +61,6 @@ use crate::text::Encoding;
 /// within the same tick as the read leaves the same stamp.
 pub const RACY_WINDOW: Duration = Duration::from_secs(2);
 
-/// Where a session's cache keeps the files of a shared candidate list (see
-/// [`crate::discovery::Candidates`]): each one's slot in its table, taken
-/// at a version of the table (see [`Table::version`]).
-#[derive(Debug, Default)]
-pub struct Slots(std::sync::Mutex<Option<SlotIds>>);
-
-/// A table version and the slot of each candidate at it.
-type SlotIds = ((u64, u64), Arc<[u32]>);
-
-/// A part of the index pass's slots, looked up at a table version.
-type Looked = ((u64, u64), Vec<u32>);
-
-impl Slots {
-    fn get(&self) -> Option<SlotIds> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    fn set(&self, version: (u64, u64), ids: Vec<u32>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, ids.into()));
-    }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> u64 {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .map_or(0, |(_, ids)| ids.len() as u64 * 4)
-    }
-}
-
-/// What a session holds of a candidate at the start of a call (see
-/// [`ContentCache::resolve`]).
-#[derive(Debug, Clone)]
-pub enum Held {
-    /// Nothing it can answer without a stat: read the usual way.
-    Unknown,
-    /// Its trigram filter proves it holds no match: not searched.
-    Pruned,
-    /// Over the size cap: skipped unread (its size).
-    TooLarge(u64),
-    /// Its text (or that it is binary) and size.
-    Text(Result<Arc<FileText>, SkipReason>, u64),
-}
-
 /// One file's text (or that it is binary), as read when its stamp was taken.
 struct Entry {
     stamp: Stamp,
@@ -344,152 +299,6 @@ impl ContentCache {
     ) -> Result<(Arc<FileText>, u64), SkipReason> {
         self.read_unless(cand, max_bytes, encoding, None)
             .map(|r| r.expect("no needles, nothing pruned"))
-    }
-
-    /// For each candidate, whether it is a trusted text of this encoding,
-    /// within `max_bytes`, whose trigram filter proves it holds none of
-    /// `needles` (see [`ContentCache::resolve`]).
-    pub fn pruned(
-        &self,
-        candidates: &[Candidate],
-        slots: Option<&Slots>,
-        max_bytes: u64,
-        encoding: Encoding,
-        needles: &Needles,
-        threads: usize,
-    ) -> Option<Vec<bool>> {
-        let held = self.resolve(candidates, slots, max_bytes, encoding, Some(needles), threads);
-        Some(held.iter().map(|h| matches!(h, Held::Pruned)).collect())
-    }
-
-    /// What [`ContentCache::read_unless`] would answer for each candidate
-    /// without a stat, at one moment (one read lock): for a trusted entry
-    /// (the watch vouches for it), `Pruned` when its trigram filter proves
-    /// it holds none of `needles` (counted as pruned), its size when past
-    /// `max_bytes`, its text of this encoding; `Unknown` for the rest,
-    /// which are read the usual way. On up to `threads` threads. With
-    /// `slots` (the candidates are a session's shared list), each file's
-    /// slot is looked up by path once and then read from there while the
-    /// table's slots name the same paths: a warm call looks no path up.
-    pub fn resolve(
-        &self,
-        candidates: &[Candidate],
-        slots: Option<&Slots>,
-        max_bytes: u64,
-        encoding: Encoding,
-        needles: Option<&Needles>,
-        threads: usize,
-    ) -> Vec<Held> {
-        let memo = slots.and_then(Slots::get).filter(|(_, ids)| ids.len() == candidates.len());
-        // One read lock for the whole pass: the filters' places and the
-        // blocks read are those of one moment.
-        let inner = self.read_lock();
-        let calls = inner.calls;
-        let version = inner.entries.version();
-        // Which files of each block may match: one word per 64 files.
-        let matching = needles.map(|n| inner.slices.matching(n));
-        let part = |start: usize, cands: &[Candidate]| {
-            let ids = memo
-                .as_ref()
-                .filter(|(v, _)| *v == version)
-                .map(|(_, ids)| &ids[start..start + cands.len()]);
-            let mut fresh = (ids.is_none() && slots.is_some()).then(Vec::new);
-            let mut abs = std::path::PathBuf::new();
-            let mut count = 0;
-            let held: Vec<Held> = cands
-                .iter()
-                .enumerate()
-                .map(|(j, c)| {
-                    let slot = match ids {
-                        Some(ids) => ids[j],
-                        None => {
-                            let slot = inner.entries.slot(key(c.abs_in(&mut abs)));
-                            if let Some(f) = &mut fresh {
-                                f.push(slot);
-                            }
-                            slot
-                        }
-                    };
-                    let Some(e) = inner.entries.at(slot) else { return Held::Unknown };
-                    if c.missing.is_some() || !e.trusted {
-                        return Held::Unknown;
-                    }
-                    if e.stamp.size > max_bytes {
-                        e.used.store(calls, Ordering::Relaxed);
-                        return Held::TooLarge(e.stamp.size);
-                    }
-                    if e.encoding != encoding {
-                        return Held::Unknown;
-                    }
-                    if let (Some(m), Some(g)) = (&matching, &e.grams)
-                        && !m.may(g)
-                    {
-                        e.used.store(calls, Ordering::Relaxed);
-                        count += 1;
-                        return Held::Pruned;
-                    }
-                    match &e.text {
-                        Some(text) => {
-                            e.used.store(calls, Ordering::Relaxed);
-                            Held::Text(text.clone(), e.stamp.size)
-                        }
-                        None => Held::Unknown,
-                    }
-                })
-                .collect();
-            self.pruned.fetch_add(count, Ordering::Relaxed);
-            (held, fresh.map(|f| (version, f)))
-        };
-        // Each file is a cache miss or two (its entry; its key too without
-        // slots): worth threads from a few thousand on.
-        let parts = threads.clamp(1, 8).min(candidates.len() / 4096 + 1);
-        let size = candidates.len().div_ceil(parts).max(1);
-        let results: Vec<(Vec<Held>, Option<Looked>)> = if parts <= 1 {
-            vec![part(0, candidates)]
-        } else {
-            let part = &part;
-            std::thread::scope(|s| {
-                let handles: Vec<_> = candidates
-                    .chunks(size)
-                    .enumerate()
-                    .map(|(k, c)| s.spawn(move || part(k * size, c)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .zip(candidates.chunks(size))
-                    // (A part that panicked rules nothing out.)
-                    .map(|(h, c)| {
-                        h.join()
-                            .unwrap_or_else(|_| (c.iter().map(|_| Held::Unknown).collect(), None))
-                    })
-                    .collect()
-            })
-        };
-        drop(inner);
-        let mut held = Vec::with_capacity(candidates.len());
-        let mut ids = Vec::new();
-        let mut versions = Vec::new();
-        for (h, fresh) in results {
-            held.extend(h);
-            if let Some((v, f)) = fresh {
-                versions.push(v);
-                ids.extend(f);
-            }
-        }
-        // Every part looked its slots up at the same version: the memo.
-        if let Some(slots) = slots
-            && ids.len() == candidates.len()
-            && versions.windows(2).all(|w| w[0] == w[1])
-            && let Some(&v) = versions.first()
-        {
-            slots.set(v, ids);
-        }
-        held
-    }
-
-    /// Counts a text handed out from a [`Held::Text`] as reused.
-    pub fn note_reused(&self) {
-        self.reused.fetch_add(1, Ordering::Relaxed);
     }
 
     /// [`ContentCache::read`], or `Ok(None)` for a trusted text whose
@@ -768,9 +577,11 @@ fn text_bytes(text: &FileText) -> u64 {
 
 mod budget;
 mod deferred;
+mod resolve;
 mod stamp;
 #[cfg(test)]
 mod tests;
 
 use budget::Room;
+pub use resolve::{Held, Slots};
 use stamp::Stamp;
