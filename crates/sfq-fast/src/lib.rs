@@ -81,12 +81,16 @@
 //! candidate. Counted repetitions too large for the size limits are widened (`{100}` →
 //! `{8,}`) before giving up.
 //!
-//! In Lines scope the superset regex runs over the whole file, in windows of whole lines
-//! (256 bytes, then doubling), behind the best of: its own prefix literals (memchr, Teddy);
-//! the literals of a later part of a top-level concatenation (`\w+Error\b`: "Error"),
-//! after which only the line around each occurrence is searched; non-ASCII bytes when
-//! every match starts with a non-ASCII character (`[^\x00-\x7F]+`); lines at least as long
-//! as the shortest match when that is 40 bytes or more (`^.{120,}$`).
+//! In Lines scope the superset regex runs over the whole file (in windows of whole lines,
+//! 256 bytes then doubling, when guarded characters are forced candidates), behind the
+//! best of: a case-insensitive ASCII run (`/return/i`, the `value` of `/\bvalue\b/i`),
+//! found by a case-folded packed-pair scan (`folded`); its own prefix literals (memchr,
+//! Teddy); the literals of a later part of a top-level concatenation (`\w+Error\b`:
+//! "Error"), after which only the line around each occurrence is searched; non-ASCII bytes
+//! when every match starts with a non-ASCII character (`[^\x00-\x7F]+`); lines at least as
+//! long as the shortest match when that is 40 bytes or more (`^.{120,}$`). A pattern whose
+//! exact translation is a literal (case-folded or not) is matched by that scan alone, and
+//! [`FastRegex::count_lines`] counts its lines without a line search.
 //!
 //! # Speed
 //!

@@ -10,10 +10,10 @@
 //! Until its filter is there a text is searched (a text without a filter is
 //! never ruled out), so answers do not depend on when it comes. A filter is
 //! attached only to the entry it was made for (the same text, not replaced
-//! since), and only when the budget has room without dropping anything. A cache holding half its
-//! budget or more makes filters as it keeps texts, as the first call does:
-//! near the budget, what a call keeps and drops must not depend on when a
-//! filter comes.
+//! since), and only when the budget has room without dropping anything. A
+//! cache holding half its budget or more makes filters as it keeps texts, as
+//! the first call does: near the budget, what a call keeps and drops must
+//! not depend on when a filter comes.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
