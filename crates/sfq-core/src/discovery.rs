@@ -248,8 +248,10 @@ pub struct Deferred {
     pub memo: Option<Arc<std::sync::OnceLock<Dropped>>>,
 }
 
-/// The most dropped entries a session keeps for a view.
-const KEPT_DROPPED: usize = 1 << 16;
+/// The most dropped entries a session keeps for a view (a handful of
+/// paths each, so at most 16 views × 4,096 paths stay outside the budget's
+/// count; a longer list is walked for at each call).
+const KEPT_DROPPED: usize = 1 << 12;
 
 impl<I> Listed<I> {
     /// A listing of `items` with nothing else to report.

@@ -88,7 +88,7 @@ pub fn search_lines(
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<Option<FileLines>, BudgetExceeded> {
     if q.keep == 0 && q.count_all {
-        let count = search::count_lines(text, q.matcher, cancelled)?;
+        let count = search::count_lines(text, q.matcher, u64::MAX, cancelled)?;
         return Ok((count > 0).then(|| FileLines { count, entries: Vec::new() }));
     }
     let mut hits: Vec<Hit> = Vec::new();

@@ -398,17 +398,19 @@ pub fn find(
     }
 }
 
-/// The number of lines of `text` where `matcher` matches (line by line):
-/// [`find`]'s lines without their numbers, which are not counted.
+/// The number of lines of `text` where `matcher` matches (line by line),
+/// stopping past `limit` (`limit + 1` then): [`find`]'s lines without their
+/// numbers, which are not counted; a literal's by a scan for it alone.
 pub fn count_lines(
     text: &FileText,
     matcher: &Matcher,
+    limit: u64,
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Result<u64, BudgetExceeded> {
     if let FileText::Utf8(s) = text
         && let Some(count) = matcher.count_lines(s)
     {
-        return Ok(count);
+        return Ok(count.min(limit.saturating_add(1)));
     }
     let (mut count, mut last) = (0u64, usize::MAX);
     let mut sink = |hit: Hit| {
@@ -416,7 +418,7 @@ pub fn count_lines(
             last = hit.span.start;
             count += 1;
         }
-        true
+        count <= limit
     };
     match text {
         FileText::Utf8(s) => lines_utf8(s, &mut matcher.search(cancelled), false, &mut sink)?,
@@ -459,7 +461,8 @@ const DENSE_RUN: usize = 32;
 /// See [`DENSE_RUN`].
 const DENSE_SPAN: usize = 256;
 
-/// `numbered`: whether hits carry their line's index (else 0).
+/// `numbered`: whether hits carry their line's index (else the lines before
+/// a hit are not counted and its `line` means nothing).
 fn lines_utf8(
     text: &str,
     search: &mut LineSearch<'_>,
@@ -581,6 +584,19 @@ mod tests {
         assert!(matches!(lone, FileText::Utf16 { .. }));
         assert_eq!(count_matches(&lone, &m("", ""), 100), Ok(6));
         assert_eq!(count_matches(&lone, &m("", "u"), 100), Ok(5));
+    }
+
+    /// Matching lines counted, by the literal scan and by the line search
+    /// alike: each line once, stopping past the limit.
+    #[test]
+    fn count_lines_counts_each_matching_line_once_up_to_past_the_limit() {
+        let text = FileText::from_utf16(units("ab ab\nx\nAB\r\nab\n"));
+        for (p, f, all) in [("ab", "", 2), ("ab", "i", 3), ("a[b]", "i", 3), ("a(?=b)", "", 2)] {
+            let m = Matcher::new(&units(p), f, Mode::Lines).unwrap();
+            assert_eq!(count_lines(&text, &m, u64::MAX, &|| false), Ok(all), "/{p}/{f}");
+            assert_eq!(count_lines(&text, &m, 1, &|| false), Ok(2), "/{p}/{f} past 1");
+            assert_eq!(count_lines(&text, &m, 0, &|| false), Ok(1), "/{p}/{f} past 0");
+        }
     }
 
     /// Lines searched without the prefilter after a dense run (DENSE_RUN,

@@ -26,25 +26,6 @@ pub fn line_hits(
     Ok((hits, more))
 }
 
-/// How many lines of `text` match (stopping past `limit`).
-pub fn count_lines(
-    text: &FileText,
-    matcher: &Matcher,
-    limit: u64,
-    cancelled: &(dyn Fn() -> bool + Sync),
-) -> std::result::Result<u64, BudgetExceeded> {
-    let mut count = 0u64;
-    let mut last = usize::MAX;
-    search::find(text, matcher, Mode::Lines, cancelled, &mut |hit| {
-        if hit.line != last {
-            last = hit.line;
-            count += 1;
-        }
-        count <= limit
-    })?;
-    Ok(count)
-}
-
 /// A line of a snippet.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ShownLine {

@@ -45,7 +45,7 @@ mod merged;
 mod mode;
 mod scope;
 
-pub use excerpt::{LineTable, ShownLine, count_lines, excerpt_around, line_hits};
+pub use excerpt::{LineTable, ShownLine, excerpt_around, line_hits};
 use merged::Merged;
 pub use merged::Skipped;
 #[cfg(test)]

@@ -7,16 +7,15 @@ use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
 use super::{
-    Merged, QueryMode, SCAN_LIMIT, Scope, Skipped, broad_warning, count_lines, count_text,
-    limit_warning, parent_dir, query_warnings, reader, required,
+    Merged, QueryMode, SCAN_LIMIT, Scope, Skipped, broad_warning, count_text, limit_warning,
+    parent_dir, query_warnings, reader, required,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
 use crate::engine::{self, Outcome};
 use crate::error::Result;
 use crate::options::RawOptions;
-use crate::search::FileText;
-use crate::search::SkipReason;
+use crate::search::{FileText, SkipReason, count_lines};
 
 /// scout's default output budget.
 pub const BUDGET: Budget = Budget { lines: 15, bytes: 4_000 };

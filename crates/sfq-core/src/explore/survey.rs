@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
 use super::{
-    BROAD_FILES, BROAD_LINES, QueryMode, SCAN_LIMIT, Scope, Skipped, count_lines, count_text,
-    first_duplicate, limit_warning, reader, short_term_warning, top_level, under,
+    BROAD_FILES, BROAD_LINES, QueryMode, SCAN_LIMIT, Scope, Skipped, count_text, first_duplicate,
+    limit_warning, reader, short_term_warning, top_level, under,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -22,7 +22,7 @@ use crate::engine::{self, Collector, Flow, Outcome};
 use crate::error::{Error, Result};
 use crate::matcher::Matcher;
 use crate::options::RawOptions;
-use crate::search::{FileText, SkipReason};
+use crate::search::{FileText, SkipReason, count_lines};
 
 /// survey's default output budget.
 pub const BUDGET: Budget = Budget { lines: 20, bytes: 4_000 };
