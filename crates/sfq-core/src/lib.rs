@@ -209,19 +209,24 @@ pub fn query_encoded_from(
     format: Format,
 ) -> Result<Encoded> {
     if kind == Command::SmartFileQuery {
-        // Serialised file by file on the worker pool.
+        // Its printer takes each file as it is merged, encoded by the
+        // worker that searched it (the payload is never whole in memory).
         let (config, cancel) = smart_file_query_config(source, options, pattern, base)?;
         return smart_file_query::run_encoded(&config, &cancel, format);
     }
-    let output = query_output_from(source, kind, options, pattern, base)?;
+    encode(&query_output_from(source, kind, options, pattern, base)?, format)
+}
+
+/// A whole result serialised in `format`.
+fn encode(output: &Output, format: Format) -> Result<Encoded> {
     let internal = |e: &dyn std::fmt::Display| {
         Error::new(ErrorCode::Internal, format!("cannot serialise the result: {e}"))
     };
     Ok(match format {
-        Format::Json => Encoded::Json(serde_json::to_vec(&output).map_err(|e| internal(&e))?),
-        Format::Compact => match &output {
+        Format::Json => Encoded::Json(serde_json::to_vec(output).map_err(|e| internal(&e))?),
+        Format::Compact => match output {
             Output::Found(found) => Encoded::Compact(find_files::to_compact(found)),
-            _ => Encoded::Compact(transport::to_compact(&output).map_err(|e| internal(&e))?),
+            _ => Encoded::Compact(transport::to_compact(output).map_err(|e| internal(&e))?),
         },
     })
 }
@@ -273,10 +278,6 @@ pub fn query_output_from(
     pattern: Option<Vec<u16>>,
     base: Cancel,
 ) -> Result<Output> {
-    if command == Command::SmartFileQuery {
-        let (config, cancel) = smart_file_query_config(source, options, pattern, base)?;
-        return Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?));
-    }
     let cancel = base;
     let started = cancel.started();
     // The command's options, checked against its table, and its cancellation.
@@ -289,7 +290,11 @@ pub fn query_output_from(
         Ok((raw, cancel))
     };
     match command {
-        Command::SmartFileQuery => unreachable!("handled above"),
+        Command::SmartFileQuery => {
+            // Checked where read, in the order seed 000's script checks them.
+            let (config, cancel) = smart_file_query_config(source, options, pattern, cancel)?;
+            Ok(Output::SmartFileQuery(smart_file_query::run(&config, &cancel)?))
+        }
         Command::FindFiles => {
             let (raw, cancel) = checked()?;
             Ok(Output::Found(find_files::run(&raw, &cancel)?))

@@ -97,19 +97,16 @@ pub(super) fn search_one<F>(
     })
 }
 
-/// The scan's result before the payload is put together: `F` is a matched
-/// file, typed or serialised.
-pub(super) struct Scanned<F> {
-    pub(super) results: Vec<F>,
+/// The scan's result after its files went to the printer.
+pub(super) struct Scanned {
     pub(super) skipped: Vec<Skipped>,
     pub(super) aggregate: Aggregate,
     /// What the results take as JSON ([`FileView::result_bytes`]).
     pub(super) bytes: u64,
 }
 
-/// Where merged files go: to the caller as each is merged (with its
-/// candidate), or into [`Scanned::results`].
-pub(super) type Emit<'e, F> = Option<&'e mut dyn FnMut(&Candidate, F) -> Result<()>>;
+/// Where merged files go, as each is merged (with its candidate): the printer.
+pub(super) type Emit<'e, F> = &'e mut dyn FnMut(&Candidate, F) -> Result<()>;
 
 /// seed 000's merge: counts, keeps files in path order and stops at
 /// `maxMatches` or `maxResultBytes`. The one file that crosses either is
@@ -121,7 +118,7 @@ pub(super) struct MaxMatches<'a, 'e, F> {
     encode: Encode<'a, F>,
     /// `maxResultBytes` (unbounded for the streamed output).
     budget: u64,
-    out: Scanned<F>,
+    out: Scanned,
     /// Told each merged file's position and the totals so far.
     ahead: &'a Ahead,
     /// A candidate's position in the list.
@@ -217,10 +214,7 @@ impl<F> MaxMatches<'_, '_, F> {
         agg.total_matches += count as u64;
         agg.files_matched += 1;
         self.out.bytes += bytes;
-        match &mut self.emit {
-            Some(emit) => emit(cand, file)?,
-            None => self.out.results.push(file),
-        }
+        (self.emit)(cand, file)?;
         let agg = &mut self.out.aggregate;
         if by_bytes {
             agg.truncated = true;
@@ -238,7 +232,7 @@ impl<F> MaxMatches<'_, '_, F> {
 /// Discovers the candidates and searches them on the worker pool. Each
 /// matched file goes through `encode` in the worker that searched it, so
 /// serialising runs in parallel and the typed value is freed there. Merged
-/// files go to `emit` when given (else into the result), and with `pace`
+/// files go to `emit` (the printer), and with `pace`
 /// the workers keep few matches ahead of the merge (the output is being
 /// written as merged, and memory should hold little more than it).
 pub(super) fn scan_files<F: Send>(
@@ -248,7 +242,7 @@ pub(super) fn scan_files<F: Send>(
     encode: impl Fn(&FileView) -> Result<F> + Sync,
     emit: Emit<'_, F>,
     pace: bool,
-) -> Result<Scanned<F>> {
+) -> Result<Scanned> {
     let profile = DiscoveryProfile {
         prune_names: config.excludes.prune_names(),
         filter: Some(config.filter.0.clone()),
@@ -288,12 +282,7 @@ pub(super) fn scan_files<F: Send>(
         cancel,
         encode: &encode,
         budget,
-        out: Scanned {
-            results: Vec::new(),
-            skipped: Vec::new(),
-            aggregate: Aggregate::default(),
-            bytes: 0,
-        },
+        out: Scanned { skipped: Vec::new(), aggregate: Aggregate::default(), bytes: 0 },
         ahead: &ahead,
         index: &index,
         emit,

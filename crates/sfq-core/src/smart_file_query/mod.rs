@@ -4,13 +4,14 @@
 //! Pipeline: raw options → [`SfqConfig`] (validated; the regex compiled) →
 //! candidates (discovery + include/ignore globs) → per-file search on the
 //! worker pool → in-order merge that enforces `maxMatches` → [`Payload`]
-//! ([`run`]), or the payload serialised with each matched file encoded by the
-//! worker that searched it ([`run_encoded`]; see [`crate::file_view`]).
+//! printed as it is merged (the `printer` module: the typed payload
+//! ([`run`]), JSON or the compact transport ([`run_encoded`]), JSON written
+//! to a stream ([`write_json`]); each matched file encoded by the worker that
+//! searched it, see [`crate::file_view`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::cancel::Cancel;
 use crate::discovery::glob_set;
 use crate::engine::Reader;
 use crate::error::Result;
@@ -316,26 +317,11 @@ impl SfqConfig {
     }
 }
 
-/// Runs the query: the typed payload.
-pub fn run(config: &SfqConfig, cancel: &Cancel) -> Result<Payload> {
-    let s =
-        scan_files(config, cancel, config.max_result_bytes, |f| Ok(f.to_result()), None, false)?;
-    let hint = config.hint_for(&s.aggregate);
-    Ok(Payload {
-        query: config.echo(),
-        results: s.results,
-        skipped: s.skipped,
-        aggregate: s.aggregate,
-        hint,
-    })
-}
-
 mod collect;
-mod output;
 mod payload;
+mod printer;
 #[cfg(test)]
 mod tests;
 
-use collect::scan_files;
-pub use output::{run_encoded, write_json};
 pub use payload::{Aggregate, Echo, Payload, Skipped};
+pub use printer::{run, run_encoded, write_json};

@@ -1,7 +1,8 @@
 //! smartFileQuery's unit tests.
 
-use super::output::STREAM_INLINE_BYTES;
+use super::printer::STREAM_INLINE_BYTES;
 use super::*;
+use crate::cancel::Cancel;
 use crate::transport::{to_compact, to_json_value};
 use crate::{Encoded, Format};
 
