@@ -8,32 +8,29 @@
 //! `JSON.stringify`'s exact bytes.
 #![deny(missing_docs)]
 
-pub(crate) mod agent;
 pub(crate) mod cancel;
 pub(crate) mod dirfd;
 pub(crate) mod discovery;
 pub(crate) mod engine;
 pub(crate) mod error;
 pub(crate) mod excludes;
-pub(crate) mod explore;
 pub(crate) mod failpoint;
 pub(crate) mod file_view;
-pub(crate) mod find_files;
-pub(crate) mod glob_files;
 pub(crate) mod jsstr;
 pub(crate) mod lines;
 pub(crate) mod matcher;
 pub(crate) mod options;
-pub(crate) mod outline;
 pub(crate) mod paths;
 pub(crate) mod pattern;
+pub(crate) mod profiles;
 pub(crate) mod project_config;
 pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod session;
-pub(crate) mod smart_file_query;
 pub(crate) mod text;
 pub(crate) mod transport;
+
+use profiles::{agent, explore, find_files, glob_files, outline, smart_file_query};
 
 // The facade: what the binding (and any other caller) uses; everything else
 // is the crate's own (so the compiler reports what nothing uses).

@@ -491,7 +491,9 @@ impl Session {
             files_reused: c.files_reused,
             calls,
             last_refresh: (calls > 0).then(|| {
-                crate::glob_files::iso8601(SystemTime::UNIX_EPOCH + Duration::from_millis(last))
+                crate::profiles::glob_files::iso8601(
+                    SystemTime::UNIX_EPOCH + Duration::from_millis(last),
+                )
             }),
             closed: self.closed.load(Ordering::Relaxed),
         }

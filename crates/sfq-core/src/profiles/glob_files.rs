@@ -7,10 +7,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use crate::agent::{SkipCounts, not_checked_out_note, seed004_excludes, with_note};
 use crate::cancel::Cancel;
 use crate::discovery::{self, DiscoveryProfile, glob_set};
 use crate::error::{Error, ErrorCode, Result};
+use crate::profiles::agent::{SkipCounts, not_checked_out_note, seed004_excludes, with_note};
 use std::sync::Arc;
 
 use crate::discovery::Prefixed;
@@ -320,7 +320,7 @@ pub fn iso8601(t: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::find_files::tests::make_tree;
+    use crate::profiles::find_files::tests::make_tree;
     use std::time::Duration;
 
     fn glob(root: &std::path::Path, extra: &str) -> GlobResult {

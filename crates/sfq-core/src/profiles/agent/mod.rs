@@ -31,7 +31,7 @@ use crate::search::SkipReason;
 use crate::text::Encoding;
 
 const MAX_RESULTS: u64 = 10_000_000;
-use crate::smart_file_query::{DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES};
+use crate::profiles::smart_file_query::{DEFAULT_MAX_RESULT_BYTES, MAX_RESULT_BYTES};
 
 /// Options every line-search profile takes.
 macro_rules! common_options {
