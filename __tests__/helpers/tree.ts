@@ -1,14 +1,23 @@
 // Building file trees (optionally git repositories) for tests.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export type Entry = string | Buffer | { symlink: string };
 
+/** The trees made by this test file (removed after its tests, by setup.ts). */
+const made: string[] = [];
+
+/** Removes the trees makeTree made. */
+export function removeTrees(): void {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+}
+
 /** Creates a temp directory holding `files` (path → content or symlink target). */
 export function makeTree(files: Record<string, Entry>, prefix = 'sfq-tree-'): string {
   const root = mkdtempSync(join(tmpdir(), prefix));
+  made.push(root);
   writeTree(root, files);
   return root;
 }
