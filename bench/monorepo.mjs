@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // `node bench/monorepo.mjs [--files 1000000] [--runs 3] [--variants plain,split,sparse] [--rg PATH] [--keep]
-//   [--budget MB] [--session-only]`:
+//   [--budget MB] [--session-only] [--fanout 3]`:
 // a generated monorepo and the cold calls on it, against ripgrep and git.
 //
 // The tree (under the system temp dir, made once per size and kept with
 // --keep): `--files` files in packages/<p>/<src|test|lib>/<dir>/… at depths 3
-// to 7, sizes from a few hundred bytes to ~40 KB (a long tail), TypeScript,
+// to 7 (below src/test/lib, `--fanout` folders per level: 3 gives about 5
+// files a folder, as in real trees: linux ~15, chromium ~9; 6, the layout
+// measured before 2026-11-29, gives about one), sizes from a few hundred bytes
+// to ~40 KB (a long tail), TypeScript,
 // JavaScript, Python, Go, Rust, Markdown and JSON with their usual words, a
 // `.gitignore` in one package of five (a few hundred in all) and a
 // `node_modules` of ignored files per tenth package; committed with git.
@@ -44,6 +47,7 @@ const RG = opt('rg', 'rg');
 const KEEP = argv.includes('--keep');
 const BUDGET = Number(opt('budget', '1024'));
 const SESSION_ONLY = argv.includes('--session-only');
+const FANOUT = Number(opt('fanout', '3'));
 
 const WORDS = {
   ts: ['export', 'const', 'function', 'return', 'interface', 'type', 'import', 'from', 'async', 'await', 'props', 'state', 'handler', 'config'],
@@ -62,7 +66,7 @@ function git(cwd, ...args) {
 
 /** The generated repository for --files (made once). */
 function makeTree() {
-  const dir = join(tmpdir(), `sfq-monorepo-${FILES}`);
+  const dir = join(tmpdir(), `sfq-monorepo-${FILES}${FANOUT === 6 ? '' : `-f${FANOUT}`}`);
   if (existsSync(join(dir, '.sfq-ready'))) return dir;
   rmSync(dir, { recursive: true, force: true });
   const r = rng(26_000_000 + FILES);
@@ -73,7 +77,7 @@ function makeTree() {
     const p = i % packages;
     const depth = 3 + Math.floor(r() * 5);
     const parts = [`packages/pkg${p}`, pick(['src', 'src', 'test', 'lib'])];
-    for (let d = 2; d < depth; d++) parts.push(`d${Math.floor(r() * 6)}`);
+    for (let d = 2; d < depth; d++) parts.push(`d${Math.floor(r() * FANOUT)}`);
     const ext = pick(EXTS);
     const rel = `${parts.join('/')}/f${i}.${ext}`;
     // Sizes: mostly small, a long tail (Pareto-like).

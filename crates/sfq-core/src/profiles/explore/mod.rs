@@ -227,6 +227,33 @@ fn first_duplicate(items: &[String]) -> Option<&str> {
     items.iter().find(|t| !seen.insert(t.as_str())).map(String::as_str)
 }
 
+/// The one query of scout, sample and show, read from their options once,
+/// in the order their errors are reported: the mode, the query, its
+/// compiled matcher, then the output budget.
+pub struct Query {
+    /// How the query is matched.
+    pub mode: QueryMode,
+    /// The query as given.
+    pub text: String,
+    /// The query compiled for its mode.
+    pub matcher: Matcher,
+    /// The report's budget (`maxLines` and `maxBytes` may only lower the
+    /// command's).
+    pub budget: report::Budget,
+}
+
+impl Query {
+    /// Reads and checks the query's options; `budget` is the command's.
+    pub fn from_options(raw: &RawOptions, budget: report::Budget) -> Result<Query> {
+        let api = raw.api();
+        let mode = QueryMode::parse(api, raw.string("mode")?)?;
+        let text = required(raw, "query", "the text to search for")?;
+        let matcher = mode.compile(api, "query", &text, true)?;
+        let budget = report::Budget::from_options(raw, budget)?;
+        Ok(Query { mode, text, matcher, budget })
+    }
+}
+
 /// A required string option.
 fn required(raw: &RawOptions, key: &str, what: &str) -> Result<String> {
     raw.string(key)?.ok_or_else(|| {

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, MAX_LINE_CHARS, quote_always};
 use super::{
-    Merged, QueryMode, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
-    excerpt_around, limit_warning, line_hits, query_warnings, reader, required,
+    Merged, Query, SCAN_LIMIT, Scope, ShownLine, Skipped, broad_warning, count_text,
+    excerpt_around, limit_warning, line_hits, query_warnings, reader,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -145,11 +145,7 @@ fn cluster_head(c: &SampleCluster) -> String {
 
 /// Runs `sample`.
 pub fn sample(raw: &RawOptions, cancel: &Cancel) -> Result<SampleResult> {
-    let api = raw.api();
-    let mode = QueryMode::parse(api, raw.string("mode")?)?;
-    let query = required(raw, "query", "the text to search for")?;
-    let matcher = mode.compile(api, "query", &query, true)?;
-    let budget = Budget::from_options(raw, BUDGET)?;
+    let Query { mode, text: query, matcher, budget } = Query::from_options(raw, BUDGET)?;
     let scope = Scope::new(raw, raw.string_list("paths")?.unwrap_or_default(), None)?;
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::report::{self, Budget, Section, cell, row, table_head};
 use super::{
-    Merged, QueryMode, SCAN_LIMIT, Scope, Skipped, broad_warning, count_text, limit_warning,
-    parent_dir, query_warnings, reader, required,
+    Merged, Query, SCAN_LIMIT, Scope, Skipped, broad_warning, count_text, limit_warning,
+    parent_dir, query_warnings, reader,
 };
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -75,11 +75,7 @@ fn top(mut counts: Vec<(String, u64)>) -> Vec<PathCount> {
 
 /// Runs `scout`.
 pub fn scout(raw: &RawOptions, cancel: &Cancel) -> Result<ScoutResult> {
-    let api = raw.api();
-    let mode = QueryMode::parse(api, raw.string("mode")?)?;
-    let query = required(raw, "query", "the text to search for")?;
-    let matcher = mode.compile(api, "query", &query, true)?;
-    let budget = Budget::from_options(raw, BUDGET)?;
+    let Query { mode, text: query, matcher, budget } = Query::from_options(raw, BUDGET)?;
     let scope = Scope::new(raw, raw.string_list("paths")?.unwrap_or_default(), None)?;
     let (candidates, unreadable) = scope.candidates(cancel)?;
     let cancelled = || cancel.is_cancelled();

@@ -7,9 +7,7 @@
 use serde::Serialize;
 
 use super::report::{self, Budget, HARD_BYTES, HARD_LINES, MAX_LINE_CHARS, quote_always};
-use super::{
-    LineTable, QueryMode, SCAN_LIMIT, ShownLine, line_hits, query_warnings, reader, required,
-};
+use super::{LineTable, Query, SCAN_LIMIT, ShownLine, line_hits, query_warnings, reader, required};
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
 use crate::error::{Error, ErrorCode, Result};
@@ -83,10 +81,7 @@ pub struct ShowResult {
 /// Runs `show`.
 pub fn show(raw: &RawOptions, cancel: &Cancel) -> Result<ShowResult> {
     let api = raw.api();
-    let mode = QueryMode::parse(api, raw.string("mode")?)?;
-    let query = required(raw, "query", "the text to search for")?;
-    let matcher = mode.compile(api, "query", &query, true)?;
-    let budget = Budget::from_options(raw, BUDGET)?;
+    let Query { mode, text: query, matcher, budget } = Query::from_options(raw, BUDGET)?;
     let context = raw.int_default("context", super::SHOW_OPTIONS)? as usize;
     let root = resolve_root(raw.string("cwd")?.as_deref())?;
     let file = required(raw, "file", "the file to show")?;
