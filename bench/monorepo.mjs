@@ -20,7 +20,7 @@
 // Measured per variant, each a fresh Node process (cold: nothing cached in
 // the process; the page cache warm after a first untimed run), medians of
 // --runs: smartFileQuery (a rare identifier), searchCode (a common word),
-// globFiles('**/*.ts') and findFiles('**/*', sizes: false), each with its
+// globFiles('**/*.ts') (with sizes and without) and findFiles('**/*', sizes: false), each with its
 // peak RSS (process.resourceUsage().maxRSS) and the RSS per listed file;
 // `rg` for the same searches and `rg --files`, and `git ls-files` for the
 // listing. Also a session on the tree (memoryBudgetMB --budget, default
@@ -177,6 +177,8 @@ for (const variant of VARIANTS) {
     ['smartFileQuery rare identifier', "api.smartFileQuery({ regex: 'monorepoNeedle\\\\w+' })", [RG, ['--json', '-e', 'monorepoNeedle\\w+']]],
     ['searchCode common word', "api.searchCode('return', { maxResults: 50 })", [RG, ['--json', '-F', '-i', 'return']]],
     ["globFiles('**/*.ts')", "api.globFiles({ pattern: '**/*.ts', maxResults: 10000000 })", [RG, ['--files', '-g', '*.ts']]],
+    // The same listing without a per-file lstat (no sizes or times), as rg --files lists.
+    ["globFiles('**/*.ts', sizes: false)", "api.globFiles({ pattern: '**/*.ts', maxResults: 10000000, sizes: false })", [RG, ['--files', '-g', '*.ts']]],
     ["findFiles('**/*', sizes: false)", "api.findFiles({ pattern: '**/*', maxResults: 10000000, sizes: false })", ['git', ['ls-files', '--cached', '--others', '--exclude-standard']]],
   ];
   for (const [name, expr, [cmd, args]] of SESSION_ONLY ? [] : workloads) {

@@ -22,7 +22,19 @@ pub(crate) mod matcher;
 pub(crate) mod options;
 pub(crate) mod paths;
 pub(crate) mod pattern;
-pub(crate) mod profiles;
+/// The profiles: one module per API (or family of APIs), each its options
+/// table, its validated config and its work over the shared machinery
+/// (discovery, the engine, the matcher, the reader, the result models).
+/// They differ in defaults, not in machinery. Declared here, beside
+/// [`Command`], so that a new API is its module and its lines in this file.
+pub(crate) mod profiles {
+    pub(crate) mod agent;
+    pub(crate) mod explore;
+    pub(crate) mod find_files;
+    pub(crate) mod glob_files;
+    pub(crate) mod outline;
+    pub(crate) mod smart_file_query;
+}
 pub(crate) mod project_config;
 pub(crate) mod scan;
 pub(crate) mod search;
