@@ -38,6 +38,7 @@ const OTHERS: Record<string, string> = {
   '--seeds': 'scripts/session-diff.mjs',
   '--files': 'bench/monorepo.mjs',
   '--variants': 'bench/monorepo.mjs',
+  '--fanout': 'bench/monorepo.mjs',
   '--keep': 'bench/monorepo.mjs',
   '--session-only': 'bench/monorepo.mjs',
   '--budget': 'bench/monorepo.mjs and scripts/session-diff.mjs',

@@ -21,5 +21,9 @@ delete process.env.GIT_WORK_TREE;
 
 afterAll(() => {
   removeTrees();
-  rmSync(home, { recursive: true, force: true });
+  try {
+    rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // Left for the OS.
+  }
 });

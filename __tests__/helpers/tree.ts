@@ -11,7 +11,13 @@ const made: string[] = [];
 
 /** Removes the trees makeTree made. */
 export function removeTrees(): void {
-  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+  for (const root of made.splice(0)) {
+    try {
+      rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Left for the OS (a tree still being written by a child process).
+    }
+  }
 }
 
 /** Creates a temp directory holding `files` (path → content or symlink target). */
