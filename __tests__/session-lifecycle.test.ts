@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git, gitInit } from './helpers/tree';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const api = require('../index.js');
@@ -177,4 +178,49 @@ describe('a session', () => {
     expect([r.status, r.signal, r.stdout.trim(), r.stderr]).toEqual([0, null, '1', '']);
     rmSync(root, { recursive: true, force: true });
   });
+
+  for (const sparseIndex of [true, false]) {
+    it(`on a sparse checkout (${sparseIndex ? 'with' : 'without'} a sparse index) answers as cold calls, and keeps its listing for the searches that do not report what was left out`, async () => {
+      const files: Record<string, string> = { 'top.md': 'needle at the top\n' };
+      for (const pkg of ['a', 'b', 'c', 'd']) {
+        for (let i = 0; i < 3; i++) files[`pkgs/${pkg}/src/f${i}.ts`] = `export const needle${i} = '${pkg}';\n`;
+        files[`pkgs/${pkg}/README.md`] = `the ${pkg} package: needle\n`;
+      }
+      const root = tree(files);
+      gitInit(root);
+      git(root, '-c', 'advice.sparseIndexExpanded=false', 'sparse-checkout', 'init', '--cone', sparseIndex ? '--sparse-index' : '--no-sparse-index');
+      git(root, '-c', 'advice.sparseIndexExpanded=false', 'sparse-checkout', 'set', 'pkgs/a', 'pkgs/b');
+      const session = await api.openSession({ cwd: root });
+      const check = async () => {
+        same(await session.smartFileQuery({ regex: 'needle\\w*' }), api.smartFileQuerySync({ regex: 'needle\\w*', cwd: root }));
+        same(await session.searchCode('needle'), await api.searchCode('needle', { cwd: root }));
+        same(await session.grepContent({ pattern: 'needle', contextLines: 0 }), await api.grepContent({ pattern: 'needle', contextLines: 0, cwd: root }));
+        same(await session.globFiles({ pattern: '**/*.ts', sizes: false }), await api.globFiles({ pattern: '**/*.ts', sizes: false, cwd: root }));
+        same(await session.findFiles({ pattern: '**/*', sizes: false }), await api.findFiles({ pattern: '**/*', sizes: false, cwd: root }));
+        same(await session.scout({ query: 'needle' }), await api.scout({ query: 'needle', cwd: root }));
+      };
+      await check();
+      expect((await api.searchCode('needle', { cwd: root })).skipped.notCheckedOut).toBeGreaterThan(0);
+      // The listing is kept: a second search is answered from it.
+      session.smartFileQuerySync({ regex: 'needle' });
+      expect(session.stats().freshness).toBe('watcherDrain');
+      // An edit and a new file in the cone, a file where a left-out one
+      // would be, more of the tree checked out, then less.
+      writeFileSync(join(root, 'pkgs/a/src/f0.ts'), 'export const needleEdited = 1;\n');
+      writeFileSync(join(root, 'pkgs/b/new.ts'), 'const needle = "new";\n');
+      await check();
+      mkdirSync(join(root, 'pkgs/c/src'), { recursive: true });
+      writeFileSync(join(root, 'pkgs/c/src/f1.ts'), 'const needle = "present outside the cone";\n');
+      await check();
+      rmSync(join(root, 'pkgs/c/src/f1.ts'));
+      git(root, '-c', 'advice.sparseIndexExpanded=false', 'sparse-checkout', 'add', 'pkgs/c');
+      await check();
+      git(root, '-c', 'advice.sparseIndexExpanded=false', 'sparse-checkout', 'set', 'pkgs/d');
+      await check();
+      session.smartFileQuerySync({ regex: 'needle' });
+      expect(session.stats().freshness).toBe('watcherDrain');
+      session.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+  }
 });

@@ -403,7 +403,9 @@ pub fn candidates(
     profile: &DiscoveryProfile,
     cancel: &Cancel,
 ) -> Result<(Candidates, Vec<Unreadable>)> {
-    let listed = candidates_and_dropped(root, profile, cancel, false)?;
+    // What a sparse checkout left out is not asked for: a session may list
+    // them from a kept listing of a sparse checkout.
+    let listed = listed_candidates(root, profile, cancel, false, false)?;
     Ok((listed.items, listed.unreadable))
 }
 
@@ -415,8 +417,20 @@ pub fn candidates_and_dropped(
     cancel: &Cancel,
     report_dropped: bool,
 ) -> Result<Listed<Candidates>> {
+    listed_candidates(root, profile, cancel, report_dropped, true)
+}
+
+/// [`candidates_and_dropped`]; `left_out`: whether [`Listed::not_checked_out`]
+/// is read (else it may be empty).
+fn listed_candidates(
+    root: &Path,
+    profile: &DiscoveryProfile,
+    cancel: &Cancel,
+    report_dropped: bool,
+    left_out: bool,
+) -> Result<Listed<Candidates>> {
     if let Source::Session(store) = &profile.source
-        && let Some(listed) = store.candidates(root, profile, cancel, report_dropped)?
+        && let Some(listed) = store.candidates(root, profile, cancel, report_dropped, left_out)?
     {
         return Ok(listed);
     }

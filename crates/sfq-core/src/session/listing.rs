@@ -80,6 +80,9 @@ pub struct Whole {
     /// Absolute paths that are not `root` joined with the (lossy) path: a
     /// name that is not UTF-8.
     odd: FxHashMap<u32, PathBuf>,
+    /// Whether the walk met tracked paths a sparse checkout left out (a
+    /// call that reports them walks: see `Store::plan`).
+    pub left_out: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -115,7 +118,13 @@ impl Whole {
                 missing: e.missing,
             });
         }
-        Some(Whole { root: root.to_path_buf(), paths, items, odd })
+        Some(Whole { root: root.to_path_buf(), paths, items, odd, left_out: false })
+    }
+
+    /// The listing, marked as one with paths a sparse checkout left out.
+    pub fn with_left_out(mut self, left_out: bool) -> Whole {
+        self.left_out = left_out;
+        self
     }
 
     /// Entries listed.

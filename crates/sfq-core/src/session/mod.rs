@@ -135,7 +135,7 @@ impl Store {
         cancel: &Cancel,
         report_dropped: bool,
     ) -> Result<Listed<Vec<Entry>>> {
-        match self.plan(root, profile, cancel)? {
+        match self.plan(root, profile, cancel, true)? {
             Plan::Walk(observer) => {
                 discovery::walk_listing(root, profile, cancel, report_dropped, observer)
             }
@@ -154,16 +154,19 @@ impl Store {
     /// whole listing and the profile's filter has a key: shared with every
     /// call of the same profile since the listing was kept (see
     /// [`listing::Listings::view`]); `None` when the call lists them
-    /// otherwise ([`Store::listing`]).
+    /// otherwise ([`Store::listing`]). `left_out`: whether the caller reads
+    /// what a sparse checkout left out ([`Listed::not_checked_out`], which a
+    /// kept listing does not give: such a call walks).
     pub fn candidates(
         &self,
         root: &Path,
         profile: &DiscoveryProfile,
         cancel: &Cancel,
         report_dropped: bool,
+        left_out: bool,
     ) -> Result<Option<Listed<Candidates>>> {
         let Some(key) = listing::view_key(profile) else { return Ok(None) };
-        let whole = match self.plan(root, profile, cancel)? {
+        let whole = match self.plan(root, profile, cancel, left_out)? {
             Plan::Whole(whole) => whole,
             Plan::Walk(observer) => {
                 let listed =
@@ -180,8 +183,17 @@ impl Store {
 
     /// How a call lists `root` for `profile`: from the kept whole listing
     /// (walked now if none is kept and the profile can use one), or by a
-    /// walk of its own (told to the watch when there is one).
-    fn plan(&self, root: &Path, profile: &DiscoveryProfile, cancel: &Cancel) -> Result<Plan> {
+    /// walk of its own (told to the watch when there is one). A call that
+    /// reads what a sparse checkout left out (`left_out`) walks a tree that
+    /// has such paths: the kept listing holds the files there are, not the
+    /// per-profile counts of those left out.
+    fn plan(
+        &self,
+        root: &Path,
+        profile: &DiscoveryProfile,
+        cancel: &Cancel,
+        left_out: bool,
+    ) -> Result<Plan> {
         let Some(watcher) = self.watcher.as_ref().filter(|w| w.healthy()) else {
             self.note(Freshness::StatRevalidation);
             return Ok(Plan::Walk(None));
@@ -210,6 +222,10 @@ impl Store {
         };
         match self.listings.find(root, &fingerprint) {
             Some(Found::Entries(whole)) if watcher.healthy() => {
+                if left_out && whole.left_out {
+                    self.note(Freshness::Rebuild);
+                    return Ok(Plan::Walk(Some(observer)));
+                }
                 self.note(Freshness::WatcherDrain);
                 return Ok(Plan::Whole(whole));
             }
@@ -236,11 +252,13 @@ impl Store {
         };
         let whole =
             discovery::walk_listing(root, &whole_profile, cancel, false, Some(observer.clone()))?;
-        let filterable = whole.unreadable.is_empty()
-            && whole.not_checked_out.files == 0
-            && whole.not_checked_out.dirs.is_empty();
-        let whole =
-            if filterable && watcher.healthy() { Whole::new(root, whole.items) } else { None };
+        let filterable = whole.unreadable.is_empty();
+        let sparse = whole.not_checked_out.files > 0 || !whole.not_checked_out.dirs.is_empty();
+        let whole = if filterable && watcher.healthy() {
+            Whole::new(root, whole.items).map(|w| w.with_left_out(sparse))
+        } else {
+            None
+        };
         let Some(whole) = whole else {
             self.listings.keep(root, fingerprint, clock, None);
             self.reserve();
@@ -252,6 +270,9 @@ impl Store {
         let kept = self.listings.fits(whole.bytes()).then(|| whole.clone());
         self.listings.keep(root, fingerprint, clock, kept);
         self.reserve();
+        if left_out && whole.left_out {
+            return Ok(Plan::Walk(Some(observer)));
+        }
         Ok(Plan::Whole(whole))
     }
 
