@@ -243,6 +243,22 @@ export const MUTATIONS = {
     if (r.next() < 0.5) tryGit(root, 'stash', '-q', '--include-untracked');
     else tryGit(root, 'stash', 'pop', '-q');
   },
+  sparseCheckout(root, r) {
+    // A cone-mode sparse checkout set (with a sparse index or without),
+    // widened, or turned off: files leave and come back, the index marks
+    // the rest skip-worktree or holds sparse directory entries.
+    const x = r.next();
+    const git2 = (...args) => tryGit(root, '-c', 'advice.sparseIndexExpanded=false', ...args);
+    const tops = ['src', 'docs', 'test', 'deep', 'vendor', 'build'];
+    if (x < 0.45) {
+      const cone = tops.filter(() => r.next() < 0.4);
+      git2('sparse-checkout', 'set', '--cone', r.next() < 0.5 ? '--sparse-index' : '--no-sparse-index', ...cone);
+    } else if (x < 0.75) {
+      git2('sparse-checkout', 'add', r.pick(tops));
+    } else {
+      git2('sparse-checkout', 'disable');
+    }
+  },
   binaryAppears(root, r) {
     write(root, `${r.pick(DIRS) || '.'}/bin${r.int(100)}.dat`.replace(/^\.\//, ''), Buffer.from([0x61, 0, 0x62, 0x0a, 0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65]));
   },
