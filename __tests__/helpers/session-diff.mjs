@@ -371,7 +371,7 @@ async function answer(fn) {
  * Runs `steps` steps on a new repository for `seed`; returns the
  * differences found (each with the step, mutation, query and both answers).
  */
-export async function runSeed(seed, steps, { log = () => {}, watch = true, memoryBudgetMB } = {}) {
+export async function runSeed(seed, steps, { log = () => {}, watch = true, memoryBudgetMB, checkBudget = false } = {}) {
   const root = makeRepo(seed, { bulk: memoryBudgetMB ? 80 : 0 });
   const r = rng(seed);
   const session = await api.openSession({ cwd: root, watch, ...(memoryBudgetMB ? { memoryBudgetMB } : {}) });
@@ -395,6 +395,12 @@ export async function runSeed(seed, steps, { log = () => {}, watch = true, memor
       if (warm !== cold) {
         differences.push({ seed, step, mutation, query: name, args, warm: warm.slice(0, 2000), cold: cold.slice(0, 2000) });
         log(`seed ${seed} step ${step}: ${mutation} then ${name} differs`);
+      }
+      // `checkBudget`: what the session holds stays within its budget after every call.
+      const held = checkBudget ? session.stats() : undefined;
+      if (held && held.memoryBytes > held.memoryBudgetBytes) {
+        differences.push({ seed, step, mutation, query: name, args, overBudget: held.memoryBytes - held.memoryBudgetBytes });
+        log(`seed ${seed} step ${step}: ${mutation} then ${name} holds ${held.memoryBytes - held.memoryBudgetBytes} bytes past the budget`);
       }
     }
     return { differences, stats: session.stats() };

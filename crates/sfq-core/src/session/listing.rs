@@ -279,7 +279,7 @@ impl Listings {
 
     fn held(st: &State) -> u64 {
         st.kept.iter().filter_map(|k| k.entries.as_ref()).map(|w| w.bytes()).sum::<u64>()
-            + st.views.iter().map(|v| v.bytes + v.slots.bytes()).sum::<u64>()
+            + st.views.iter().map(|v| v.bytes).sum::<u64>()
             + st.metas.capacity() as u64 * (std::mem::size_of::<(Box<[u8]>, Meta)>() as u64 + 1)
             + st.meta_key_bytes
     }
@@ -348,10 +348,12 @@ impl Listings {
         let items = Arc::new(crate::discovery::to_candidates(&whole.root, entries));
         let slots = Arc::new(Slots::default());
         let dropped = DroppedMemo::default();
-        // (The slots' memo is counted apart, when it is made.)
+        // The slots' memo (four bytes a candidate, made by the call's first
+        // resolution) is counted now, so that the reservation made after
+        // this view covers it before any text is kept.
         let bytes = items
             .iter()
-            .map(|c| (std::mem::size_of::<Candidate>() + c.rel().len()) as u64)
+            .map(|c| (std::mem::size_of::<Candidate>() + c.rel().len() + 4) as u64)
             .sum::<u64>();
         let held = self.bytes();
         let mut st = self.lock();

@@ -137,7 +137,11 @@ impl Store {
     ) -> Result<Listed<Vec<Entry>>> {
         match self.plan(root, profile, cancel, true)? {
             Plan::Walk(observer) => {
-                discovery::walk_listing(root, profile, cancel, report_dropped, observer)
+                let listed =
+                    discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
+                // The folders the walk watched count before any text is kept.
+                self.reserve();
+                Ok(listed)
             }
             Plan::Whole(whole) => {
                 let mut listed = Listed::of(self.listings.filter(&whole, profile));
@@ -171,6 +175,8 @@ impl Store {
             Plan::Walk(observer) => {
                 let listed =
                     discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
+                // The folders the walk watched count before any text is kept.
+                self.reserve();
                 return Ok(Some(listed.into_candidates(root)));
             }
         };

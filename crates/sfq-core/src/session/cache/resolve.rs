@@ -32,15 +32,6 @@ impl Slots {
     pub(super) fn set(&self, version: (u64, u64), ids: Vec<u32>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((version, ids.into()));
     }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> u64 {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .map_or(0, |(_, ids)| ids.len() as u64 * 4)
-    }
 }
 
 /// What a session holds of a candidate at the start of a call (see
