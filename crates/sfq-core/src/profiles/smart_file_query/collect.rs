@@ -76,6 +76,15 @@ pub(super) fn with_view<R>(
     Outcome::Matched(f(view))
 }
 
+/// The error when a file searched again (for a cut, or to stream it) no
+/// longer gives the matches its first search found.
+pub(super) fn changed(cand: &Candidate) -> crate::error::Error {
+    crate::error::Error::new(
+        crate::error::ErrorCode::Internal,
+        format!("{}: the file changed while it was searched", cand.rel()),
+    )
+}
+
 /// Searches one candidate for at most `limit` matches; a matched file goes
 /// through `encode` when its result takes at most `allowance` bytes.
 pub(super) fn search_one<F>(
@@ -201,12 +210,7 @@ impl<F> MaxMatches<'_, '_, F> {
                         agg.truncated_by = Some("maxResultBytes");
                         return Ok(Flow::Stop);
                     }
-                    _ => {
-                        return Err(crate::error::Error::new(
-                            crate::error::ErrorCode::Internal,
-                            format!("{}: the file changed while it was searched", cand.rel()),
-                        ));
-                    }
+                    _ => return Err(changed(cand)),
                 }
             }
         };

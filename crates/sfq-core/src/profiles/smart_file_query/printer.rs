@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::collect::{scan_files, with_view};
+use super::collect::{changed, scan_files, with_view};
 use super::{Aggregate, Echo, Payload, SfqConfig, Skipped};
 use crate::cancel::Cancel;
 use crate::discovery::Candidate;
@@ -257,9 +257,7 @@ impl Stream<'_> {
         if !self.started {
             self.started = true;
             self.write(b"{\"query\":")?;
-            let echo = std::mem::take(&mut self.echo);
-            self.write(&echo)?;
-            self.echo = echo;
+            self.out.write_all(&self.echo).map_err(written)?;
             self.write(b",\"results\":[")?;
         }
         Ok(())
@@ -300,10 +298,7 @@ impl Printer for Stream<'_> {
                     serde_json::to_writer(out, &view)
                 }) {
                     Outcome::Matched(r) => r.map_err(|e| written(e.into())),
-                    _ => Err(Error::new(
-                        ErrorCode::Internal,
-                        format!("{}: the file changed while it was searched", cand.rel()),
-                    )),
+                    _ => Err(changed(cand)),
                 }
             }
         }
