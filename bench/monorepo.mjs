@@ -164,6 +164,7 @@ function timed(cmd, args, cwd) {
   const t = process.hrtime.bigint();
   const out = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
   if (out.error) throw out.error;
+  if (out.status !== 0 && out.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited with ${out.status ?? out.signal}`);
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 

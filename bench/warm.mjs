@@ -116,6 +116,8 @@ function rgTime(args, cwd) {
   const r = spawnSync(RG, [...args, '.'], { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
   const ms = performance.now() - t;
   if (r.error) throw r.error;
+  // 0: matches, 1: none; anything else is an error of the arguments or the tree.
+  if (r.status !== 0 && r.status !== 1) throw new Error(`rg ${args.join(' ')} exited with ${r.status ?? r.signal}`);
   return ms;
 }
 
@@ -127,7 +129,7 @@ async function bench(name) {
   const rss0 = process.memoryUsage().rss;
   const session = await api.openSession({ cwd: root });
   const [first] = await timed(() => session[loads[0].call[0]](...loads[0].call[1]));
-  const rows = loads.map((l) => ({ ...l, cold: [], warm: [], rg: [], fresh: new Set() }));
+  const rows = loads.map((l) => ({ ...l, cold: [], warm: [], rgMs: [], fresh: new Set() }));
   for (let round = 0; round < RUNS; round++) {
     for (const row of rows) {
       const [name_, args] = row.call;
@@ -139,7 +141,7 @@ async function bench(name) {
       row.fresh.add(session.stats().freshness);
       row.cold.push(tc);
       row.warm.push(tw);
-      row.rg.push(rgTime(row.rg, root));
+      row.rgMs.push(rgTime(row.rg, root));
     }
   }
   const stats = session.stats();
@@ -150,7 +152,7 @@ async function bench(name) {
   console.log('|---|---:|---:|---:|---:|---:|---|');
   const unchanged = new Map();
   for (const r of rows) {
-    const [c, wm, g] = [median(r.cold), median(r.warm), median(r.rg)];
+    const [c, wm, g] = [median(r.cold), median(r.warm), median(r.rgMs)];
     unchanged.set(r.name, wm);
     console.log(`| ${r.name} | ${fmt(c)} | ${fmt(wm)} | ${fmt(g)} | ${(wm / c).toFixed(3)} | ${(wm / g).toFixed(3)} | ${[...r.fresh].join(', ')} |`);
   }
