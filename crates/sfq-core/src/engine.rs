@@ -15,7 +15,7 @@ use crate::error::Result;
 pub use crate::scan::Flow;
 use crate::search::{self, FileText, SkipReason};
 use crate::session::Store;
-use crate::session::cache::Held;
+use crate::session::cache::{Look, Resolved};
 use crate::text::Encoding;
 
 /// Where a call's listings and file contents come from: the disk, or a
@@ -79,7 +79,7 @@ impl Reader {
         candidates: &Candidates,
         matcher: &crate::matcher::Matcher,
         threads: usize,
-    ) -> Option<Vec<Held>> {
+    ) -> Option<Resolved> {
         match &self.source {
             Source::Session(store) => Some(store.cache.resolve(
                 candidates,
@@ -93,26 +93,28 @@ impl Reader {
         }
     }
 
-    /// [`Reader::read_unless`], answered from `held` (what
-    /// [`Reader::resolve`] found for this candidate) when it can.
-    pub fn read_held(
+    /// [`Reader::read_unless`], answered from what [`Reader::resolve`]
+    /// found for the `i`-th candidate when it can (a text it holds is lent
+    /// for as long as `resolved` lives).
+    pub fn read_held<'a>(
         &self,
-        held: Option<&Held>,
+        resolved: Option<&'a Resolved>,
+        i: usize,
         cand: &Candidate,
         matcher: &crate::matcher::Matcher,
-    ) -> Read {
+    ) -> Read<'a> {
         if let Source::Session(store) = &self.source {
-            match held {
-                Some(Held::Pruned) => return Ok(None),
-                Some(Held::TooLarge(size)) => {
+            match resolved.and_then(|r| r.get(i)) {
+                Some(Look::Pruned) => return Ok(None),
+                Some(Look::TooLarge(size)) => {
                     store.cache.note_reused();
-                    return Err(SkipReason::MaxFileSizeExceeded(*size));
+                    return Err(SkipReason::MaxFileSizeExceeded(size));
                 }
-                Some(Held::Text(text, size)) => {
+                Some(Look::Text(text, size)) => {
                     store.cache.note_reused();
-                    return text.clone().map(|t| Some((t, *size)));
+                    return text.map(|t| Some((Text::Lent(t), size)));
                 }
-                Some(Held::Unknown) | None => {}
+                Some(Look::Unknown) | None => {}
             }
         }
         self.read_unless(cand, matcher)
@@ -121,8 +123,12 @@ impl Reader {
     /// [`Reader::read_sized`], or `Ok(None)` when a session's index proves
     /// the file holds no match of `matcher`'s pattern (it is then not
     /// searched: its outcome is "no match", as a search would find).
-    pub fn read_unless(&self, cand: &Candidate, matcher: &crate::matcher::Matcher) -> Read {
-        match &self.source {
+    pub fn read_unless(
+        &self,
+        cand: &Candidate,
+        matcher: &crate::matcher::Matcher,
+    ) -> Read<'static> {
+        let read = match &self.source {
             Source::Session(store) => {
                 if let Some(code) = cand.missing_code() {
                     return Err(SkipReason::ReadError(code));
@@ -130,16 +136,38 @@ impl Reader {
                 store.cache.read_unless(cand, self.max_bytes, self.encoding, matcher.needles())
             }
             Source::Disk => self.read_sized(cand).map(Some),
-        }
+        };
+        read.map(|r| r.map(|(t, size)| (Text::Shared(t), size)))
     }
 }
 
 /// A candidate's text and size as read, `Ok(None)` when a session's index
 /// proves it holds no match (it is not searched), or why it is skipped.
-pub type Read = std::result::Result<Option<(Arc<FileText>, u64)>, SkipReason>;
+pub type Read<'a> = std::result::Result<Option<(Text<'a>, u64)>, SkipReason>;
+
+/// A text read: lent by a session for the call ([`Reader::read_held`]),
+/// or shared.
+#[derive(Debug, Clone)]
+pub enum Text<'a> {
+    /// Lent for as long as the call's [`Resolved`] lives.
+    Lent(&'a FileText),
+    /// Read, or held by a session and shared.
+    Shared(Arc<FileText>),
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = FileText;
+
+    fn deref(&self) -> &FileText {
+        match self {
+            Text::Lent(t) => t,
+            Text::Shared(t) => t,
+        }
+    }
+}
 
 /// What `search` makes of a text `read`, or why it was not searched.
-pub fn searched<F>(read: Read, search: impl FnOnce(&FileText) -> Outcome<F>) -> Outcome<F> {
+pub fn searched<F>(read: Read<'_>, search: impl FnOnce(&FileText) -> Outcome<F>) -> Outcome<F> {
     match read {
         Err(reason) => Outcome::Skipped(reason),
         Ok(None) => Outcome::NoMatch,
@@ -227,7 +255,7 @@ where
 {
     let held = reader.resolve(candidates, matcher, threads);
     let work = |i: usize, c: &Candidate| {
-        let read = reader.read_held(held.as_ref().and_then(|h| h.get(i)), c, matcher);
+        let read = reader.read_held(held.as_ref(), i, c, matcher);
         searched(read, |text| work(c, text))
     };
     // A session's texts are in memory: a chunk takes the calling thread
@@ -238,7 +266,7 @@ where
         caller_works: matches!(reader.source, Source::Session(_)),
         ..crate::scan::Batching::whole(crate::scan::CHUNK)
     };
-    run_masked(candidates, held.as_deref(), threads, batching, cancel, work, |_| 0, collector)
+    run_masked(candidates, held.as_ref(), threads, batching, cancel, work, |_| 0, collector)
 }
 
 /// [`run_over_in`], the candidates `held` marks pruned (a session's index
@@ -248,7 +276,7 @@ where
 #[allow(clippy::too_many_arguments)]
 pub fn run_masked<F, W, C>(
     candidates: &[Candidate],
-    held: Option<&[Held]>,
+    held: Option<&Resolved>,
     threads: usize,
     batching: crate::scan::Batching,
     cancel: &Cancel,
@@ -263,10 +291,9 @@ where
 {
     let progress = cancel.progress();
     progress.files_total.fetch_add(candidates.len() as u64, Ordering::Relaxed);
-    let is_pruned = |h: &Held| matches!(h, Held::Pruned);
-    let pruned = held.filter(|h| h.len() == candidates.len() && h.iter().any(is_pruned));
+    let pruned = held.filter(|h| h.len() == candidates.len());
     let searched: Vec<usize> = match pruned {
-        Some(h) => (0..candidates.len()).filter(|&i| !is_pruned(&h[i])).collect(),
+        Some(h) => (0..candidates.len()).filter(|&i| !h.is_pruned(i)).collect(),
         None => (0..candidates.len()).collect(),
     };
     // The next candidate the collector has not seen, and whether it stopped.

@@ -8,6 +8,14 @@
 //! while the version's first part is the same. Paths without an entry are
 //! forgotten (their slots freed, the first part bumped) only when they
 //! outnumber the entries.
+//!
+//! Each slot has a mark (a number its owner sets through a shared
+//! reference: the session's "last used" call) kept apart from the entries,
+//! eight bytes a slot side by side: a call that marks every entry it uses
+//! writes a few pages, not one line in each entry (after the process forks,
+//! each page written is a copy-on-write fault).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 
@@ -19,6 +27,8 @@ pub const NO_SLOT: u32 = u32::MAX;
 pub struct Table<E> {
     index: FxHashMap<Box<[u8]>, u32>,
     slots: Vec<Option<E>>,
+    /// Each slot's mark.
+    marks: Vec<AtomicU64>,
     free: Vec<u32>,
     /// Slots holding an entry.
     live: usize,
@@ -33,6 +43,7 @@ impl<E> Default for Table<E> {
         Table {
             index: FxHashMap::default(),
             slots: Vec::new(),
+            marks: Vec::new(),
             free: Vec::new(),
             live: 0,
             generation: 0,
@@ -87,13 +98,20 @@ impl<E> Table<E> {
     }
 
     /// Puts `entry` in the slot of `key` (given one if it has none),
-    /// returning the entry it replaces.
+    /// returning the entry it replaces; the slot's mark is 0.
+    #[cfg(test)]
     pub fn insert(&mut self, key: &[u8], entry: E) -> Option<E> {
+        self.insert_marked(key, entry, 0)
+    }
+
+    /// [`Table::insert`], the slot marked `mark`.
+    pub fn insert_marked(&mut self, key: &[u8], entry: E, mark: u64) -> Option<E> {
         let slot = match self.index.get(key) {
             Some(&slot) => slot,
             None => {
                 let slot = self.free.pop().unwrap_or_else(|| {
                     self.slots.push(None);
+                    self.marks.push(AtomicU64::new(0));
                     (self.slots.len() - 1) as u32
                 });
                 self.index.insert(key.into(), slot);
@@ -102,16 +120,38 @@ impl<E> Table<E> {
             }
         };
         let old = self.slots[slot as usize].replace(entry);
+        self.marks[slot as usize].store(mark, Ordering::Relaxed);
         if old.is_none() {
             self.live += 1;
         }
         old
     }
 
+    /// Marks `slot` (when it is one) with `mark`.
+    pub fn mark(&self, slot: u32, mark: u64) {
+        if let Some(m) = self.marks.get(slot as usize) {
+            m.store(mark, Ordering::Relaxed);
+        }
+    }
+
+    /// The entries with their slots' marks.
+    pub fn values_marked(&self) -> impl Iterator<Item = (&E, u64)> {
+        self.slots
+            .iter()
+            .zip(&self.marks)
+            .filter_map(|(e, m)| e.as_ref().map(|e| (e, m.load(Ordering::Relaxed))))
+    }
+
+    /// The entry in `slot`, to change.
+    pub fn at_mut(&mut self, slot: u32) -> Option<&mut E> {
+        self.slots.get_mut(slot as usize).and_then(Option::as_mut)
+    }
+
     /// Forgets every path (slot numbers taken before name none).
     pub fn clear(&mut self) {
         self.index = FxHashMap::default();
         self.slots = Vec::new();
+        self.marks = Vec::new();
         self.free = Vec::new();
         self.live = 0;
         self.generation += 1;
@@ -129,9 +169,14 @@ impl<E> Table<E> {
 
     /// Keeps the entries `keep` says to keep (it may change them).
     pub fn retain(&mut self, mut keep: impl FnMut(&mut E) -> bool) {
-        for slot in &mut self.slots {
+        self.retain_marked(|e, _| keep(e));
+    }
+
+    /// [`Table::retain`], `keep` given each slot's mark too.
+    pub fn retain_marked(&mut self, mut keep: impl FnMut(&mut E, u64) -> bool) {
+        for (slot, mark) in self.slots.iter_mut().zip(&self.marks) {
             if let Some(e) = slot
-                && !keep(e)
+                && !keep(e, mark.load(Ordering::Relaxed))
             {
                 *slot = None;
                 self.live -= 1;
@@ -196,5 +241,27 @@ mod tests {
         t.insert(b"d", 6);
         assert_eq!(t.slots.len(), before);
         assert_eq!(t.values().copied().sum::<i32>(), 17);
+    }
+
+    #[test]
+    fn marks_stay_with_their_slots_and_are_set_by_each_insert() {
+        let mut t = Table::default();
+        t.insert_marked(b"a", 'a', 5);
+        t.insert_marked(b"b", 'b', 7);
+        t.mark(t.slot(b"a"), 9);
+        t.mark(NO_SLOT, 1);
+        let mut seen: Vec<_> = t.values_marked().map(|(e, m)| (*e, m)).collect();
+        seen.sort();
+        assert_eq!(seen, [('a', 9), ('b', 7)]);
+        // Replaced: the new entry's mark.
+        t.insert_marked(b"a", 'A', 2);
+        let mut kept = Vec::new();
+        t.retain_marked(|e, m| {
+            kept.push((*e, m));
+            m > 2
+        });
+        kept.sort();
+        assert_eq!(kept, [('A', 2), ('b', 7)]);
+        assert_eq!((t.get(b"a"), t.get(b"b")), (None, Some(&'b')));
     }
 }

@@ -33,7 +33,7 @@ pub(super) type Encode<'a, F> = &'a (dyn Fn(&FileView) -> Result<F> + Sync);
 pub(super) fn with_view<R>(
     config: &SfqConfig,
     cand: &Candidate,
-    read: engine::Read,
+    read: engine::Read<'_>,
     cancel: &Cancel,
     limit: usize,
     truncated: bool,
@@ -47,7 +47,7 @@ pub(super) fn with_view<R>(
     let mode = if config.multiline { Mode::Whole } else { Mode::Lines };
     let text = match (&*text, mode) {
         (FileText::Utf8(s), Mode::Whole) if config.matcher.whole_needs_exact(s) => {
-            std::sync::Arc::new(FileText::clone(&text).into_utf16())
+            engine::Text::Shared(std::sync::Arc::new(FileText::clone(&text).into_utf16()))
         }
         _ => text,
     };
@@ -90,7 +90,7 @@ pub(super) fn changed(cand: &Candidate) -> crate::error::Error {
 pub(super) fn search_one<F>(
     config: &SfqConfig,
     cand: &Candidate,
-    read: engine::Read,
+    read: engine::Read<'_>,
     cancel: &Cancel,
     limit: usize,
     allowance: u64,
@@ -325,8 +325,7 @@ pub(super) fn scan_files<F: Send>(
         // left of the budget (else the merge cuts it), so memory holds at
         // most the budget per worker beyond the merged results.
         let allowance = budget.saturating_sub(ahead.merged_bytes());
-        let read =
-            config.reader().read_held(held.as_ref().and_then(|h| h.get(i)), c, &config.matcher);
+        let read = config.reader().read_held(held.as_ref(), i, c, &config.matcher);
         let outcome = search_one(config, c, read, cancel, limit, allowance, &encode);
         ahead.found(i, if let Outcome::Matched(f) = &outcome { f.count as u64 } else { 0 });
         outcome
@@ -335,7 +334,7 @@ pub(super) fn scan_files<F: Send>(
     // Files a session's index rules out are "no match" unsearched.
     engine::run_masked(
         &candidates,
-        held.as_deref(),
+        held.as_ref(),
         config.threads,
         batching,
         cancel,

@@ -2,7 +2,6 @@
 //! to make room.
 
 use std::path::Path;
-use std::sync::atomic::Ordering;
 
 use super::{Entry, Inner, key};
 
@@ -32,11 +31,12 @@ impl Inner {
     }
 
     /// Holds `entry` for `path` (whose entry was removed), its bytes counted.
-    pub(super) fn add(&mut self, path: &Path, entry: Entry) {
+    /// `used`: the call that used it last.
+    pub(super) fn add(&mut self, path: &Path, entry: Entry, used: u64) {
         self.bytes += entry.bytes;
         self.text_bytes += entry.text_bytes;
         self.index_bytes += entry.grams.as_ref().map_or(0, |g| g.bytes());
-        self.entries.insert(key(path), entry);
+        self.entries.insert_marked(key(path), entry, used);
     }
 
     /// Takes a removed entry's bytes off the counts.
@@ -70,9 +70,9 @@ impl Inner {
             match k {
                 Room::Stale => {
                     let calls = self.calls;
-                    self.drop_oldest(target, |e| e.used.load(Ordering::Relaxed) + 1 < calls, false);
+                    self.drop_oldest(target, |_, used| used + 1 < calls, false);
                 }
-                Room::Texts => self.drop_oldest(target, |e| e.text_bytes > 0, true),
+                Room::Texts => self.drop_oldest(target, |e, _| e.text_bytes > 0, true),
             }
             if self.bytes == before {
                 self.barren[k as usize] = self.calls;
@@ -104,9 +104,9 @@ impl Inner {
     /// Drops everything past `limit`: texts first, then whole entries,
     /// least recently used first.
     pub(super) fn shrink_to(&mut self, limit: u64) {
-        self.drop_oldest(limit.saturating_sub(self.slices.slack()), |e| e.text_bytes > 0, true);
+        self.drop_oldest(limit.saturating_sub(self.slices.slack()), |e, _| e.text_bytes > 0, true);
         self.compact_slices();
-        self.drop_oldest(limit.saturating_sub(self.slices.slack()), |_| true, false);
+        self.drop_oldest(limit.saturating_sub(self.slices.slack()), |_, _| true, false);
         self.compact_slices();
     }
 
@@ -117,7 +117,7 @@ impl Inner {
     pub(super) fn drop_oldest(
         &mut self,
         target: u64,
-        which: impl Fn(&Entry) -> bool,
+        which: impl Fn(&Entry, u64) -> bool,
         texts_only: bool,
     ) {
         if self.bytes <= target {
@@ -128,8 +128,8 @@ impl Inner {
         // Bytes each age would free, oldest first: the age below which
         // everything goes, and how much more goes at that age.
         let mut by_age = std::collections::BTreeMap::<u64, u64>::new();
-        for e in self.entries.values().filter(|e| which(e)) {
-            *by_age.entry(e.used.load(Ordering::Relaxed)).or_default() += freed(e);
+        for (e, used) in self.entries.values_marked().filter(|&(e, used)| which(e, used)) {
+            *by_age.entry(used).or_default() += freed(e);
         }
         let mut excess = self.bytes - target;
         // Everything older than the cutoff goes; at the cutoff age, only
@@ -143,9 +143,8 @@ impl Inner {
             excess -= bytes;
         }
         let (mut bytes, mut text_total, mut index) = (0u64, 0u64, 0u64);
-        self.entries.retain(|e| {
-            let age = e.used.load(Ordering::Relaxed);
-            let goes = which(e)
+        self.entries.retain_marked(|e, age| {
+            let goes = which(e, age)
                 && (age < cutoff
                     || (age == cutoff && at_cutoff > 0 && {
                         at_cutoff = at_cutoff.saturating_sub(freed(e));

@@ -116,7 +116,7 @@ impl ContentCache {
         let FileText::Utf8(s) = &**text else { return };
         let is_it = |inner: &super::Inner| {
             inner.entries.get(key).is_some_and(|e| {
-                e.grams.is_none() && matches!(&e.text, Some(Ok(t)) if Arc::ptr_eq(t, text))
+                e.grams.is_none() && matches!(&e.text, Some(Ok(t)) if Arc::ptr_eq(t.arc(), text))
             })
         };
         if !is_it(&self.read_lock()) {

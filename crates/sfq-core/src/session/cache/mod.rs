@@ -67,13 +67,11 @@ struct Entry {
     encoding: Encoding,
     /// The text, or `Err(Binary)`; `None` when the text was dropped past
     /// the budget and only its trigram filter is held.
-    text: Option<Result<Arc<FileText>, SkipReason>>,
+    text: Option<Result<Shared, SkipReason>>,
     /// Bytes the entry holds in memory (text, filter and bookkeeping).
     bytes: u64,
     /// Of which the text's.
     text_bytes: u64,
-    /// The call that last used it (for eviction).
-    used: AtomicU64,
     /// Used without a stat (see the module's notes).
     trusted: bool,
     /// Its mtime or ctime was within [`RACY_WINDOW`] of its read.
@@ -127,6 +125,8 @@ pub struct ContentCache {
     indexing: AtomicBool,
     /// Texts queued or being filtered.
     unindexed: AtomicU64,
+    /// Texts let go of while calls may have borrowed them.
+    grave: Arc<Graveyard>,
 }
 
 #[derive(Default)]
@@ -143,7 +143,8 @@ struct Inner {
     /// drop (not tried again in that call: no entry becomes droppable by
     /// that kind during the call).
     barren: [u64; 2],
-    /// Calls begun so far (the clock of `Entry::used`).
+    /// Calls begun so far (the clock of the entries' marks: the call that
+    /// used each last, for eviction).
     calls: u64,
     /// Drains that read events so far: a read during which this changed
     /// may have missed an event, so its text is not trusted.
@@ -177,6 +178,7 @@ impl ContentCache {
             pending: Mutex::new(Vec::new()),
             indexing: AtomicBool::new(false),
             unindexed: AtomicU64::new(0),
+            grave: Arc::default(),
         }
     }
 
@@ -316,20 +318,21 @@ impl ContentCache {
         let (epoch, answer) = LOOKUP.with_borrow_mut(|buf| {
             let abs = cand.abs_in(buf);
             let inner = self.read_lock();
-            let Some(e) = inner.entries.get(key(abs)).filter(|e| e.trusted) else {
+            let slot = inner.entries.slot(key(abs));
+            let Some(e) = inner.entries.at(slot).filter(|e| e.trusted) else {
                 return (inner.epoch, None);
             };
             let calls = inner.calls;
             if e.stamp.size > max_bytes {
                 // Over the cap: the cold reader's skip, unread.
-                e.used.store(calls, Ordering::Relaxed);
+                inner.entries.mark(slot, calls);
                 let size = e.stamp.size;
                 return (inner.epoch, Some(Err(SkipReason::MaxFileSizeExceeded(size))));
             }
             if e.encoding != encoding {
                 return (inner.epoch, None);
             }
-            e.used.store(calls, Ordering::Relaxed);
+            inner.entries.mark(slot, calls);
             if let (Some(n), Some(g)) = (needles, &e.grams)
                 && !inner.slices.may_match(g, n)
             {
@@ -337,7 +340,7 @@ impl ContentCache {
                 return (inner.epoch, Some(Ok(None)));
             }
             let size = e.stamp.size;
-            let text = e.text.clone().map(|text| text.map(|t| Some((t, size))));
+            let text = e.text.as_ref().map(|text| shared(text).map(|t| Some((t, size))));
             (inner.epoch, text)
         });
         if let Some(answer) = answer {
@@ -372,11 +375,14 @@ impl ContentCache {
             let inner = &mut *guard;
             let calls = inner.calls;
             let same_epoch = inner.epoch == epoch;
-            if let Some(e) = inner.entries.get_mut(key(abs))
+            let slot = inner.entries.slot(key(abs));
+            if inner.entries.at(slot).is_some_and(|e| e.stamp == stamp && e.encoding == encoding) {
+                inner.entries.mark(slot, calls);
+            }
+            if let Some(e) = inner.entries.at_mut(slot)
                 && e.stamp == stamp
                 && e.encoding == encoding
             {
-                e.used.store(calls, Ordering::Relaxed);
                 e.trusted |= watched && same_epoch && stamp.nlink == 1;
                 // The same stamp proves the filter is the file's (as it
                 // proves the text is): ruled out without a read.
@@ -387,7 +393,7 @@ impl ContentCache {
                     self.pruned.fetch_add(1, Ordering::Relaxed);
                     return Ok(None);
                 }
-                match e.text.clone() {
+                match e.text.as_ref().map(shared) {
                     Some(text) => {
                         drop(guard);
                         self.reused.fetch_add(1, Ordering::Relaxed);
@@ -477,7 +483,7 @@ impl ContentCache {
         let whole = inner.room(lean + text_bytes, limit, Room::Stale);
         let filtered = grams.is_some() || trigrams.is_some();
         let text = if whole {
-            Some(text)
+            Some(text.map(|t| Shared::new(t, &self.grave)))
         } else if filtered && inner.room(lean, limit, Room::Texts) {
             None
         } else {
@@ -492,21 +498,12 @@ impl ContentCache {
         let bytes = lean + text_bytes;
         let used = inner.calls;
         if defer && let Some(Ok(t)) = &text {
-            self.queue(key(abs), t);
+            self.queue(key(abs), t.arc());
         }
         inner.add(
             abs,
-            Entry {
-                stamp,
-                encoding,
-                text,
-                bytes,
-                text_bytes,
-                used: AtomicU64::new(used),
-                trusted,
-                racy,
-                grams,
-            },
+            Entry { stamp, encoding, text, bytes, text_bytes, trusted, racy, grams },
+            used,
         );
     }
 }
@@ -533,13 +530,18 @@ impl ContentCache {
                 text: None,
                 bytes,
                 text_bytes: 0,
-                used: AtomicU64::new(used),
                 trusted,
                 racy: false,
                 grams: None,
             },
+            used,
         );
     }
+}
+
+/// An entry's text (or that it is binary), shared.
+fn shared(text: &Result<Shared, SkipReason>) -> Result<Arc<FileText>, SkipReason> {
+    text.as_ref().map(|t| t.arc().clone()).map_err(Clone::clone)
 }
 
 /// What [`ContentCache::keep`] is given to keep: the text read and, when a
@@ -550,9 +552,10 @@ struct Kept {
 }
 
 /// The bytes an entry takes besides its key, text and filter: the entry,
-/// its key's box and the table's slot, the text's and filter's `Arc`s.
+/// its key's box, the table's slot and its mark, the text's and filter's `Arc`s.
 const ENTRY_BYTES: u64 = (std::mem::size_of::<Entry>()
     + std::mem::size_of::<Box<[u8]>>()
+    + 8
     + 8
     + 2 * 16
     + std::mem::size_of::<FileText>()) as u64;
@@ -577,11 +580,13 @@ fn text_bytes(text: &FileText) -> u64 {
 
 mod budget;
 mod deferred;
+mod pin;
 mod resolve;
 mod stamp;
 #[cfg(test)]
 mod tests;
 
 use budget::Room;
-pub use resolve::{Held, Slots};
+use pin::{Graveyard, Shared};
+pub use resolve::{Look, Resolved, Slots};
 use stamp::Stamp;

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use super::pin::{Lent, Pin, Shared};
 use super::{ContentCache, key};
 use crate::discovery::Candidate;
 use crate::search::{FileText, SkipReason};
@@ -35,9 +36,19 @@ impl Slots {
 }
 
 /// What a session holds of a candidate at the start of a call (see
-/// [`ContentCache::resolve`]).
+/// [`ContentCache::resolve`]), its text lent under the call's pin.
 #[derive(Debug, Clone)]
-pub enum Held {
+enum Held {
+    Unknown,
+    Pruned,
+    TooLarge(u64),
+    Text(Result<Lent, SkipReason>, u64),
+}
+
+/// What a session holds of a candidate at the start of a call, as
+/// [`Resolved::get`] tells it.
+#[derive(Debug, Clone)]
+pub enum Look<'a> {
     /// Nothing it can answer without a stat: read the usual way.
     Unknown,
     /// Its trigram filter proves it holds no match: not searched.
@@ -45,7 +56,45 @@ pub enum Held {
     /// Over the size cap: skipped unread (its size).
     TooLarge(u64),
     /// Its text (or that it is binary) and size.
-    Text(Result<Arc<FileText>, SkipReason>, u64),
+    Text(Result<&'a FileText, SkipReason>, u64),
+}
+
+/// A call's candidates resolved against the cache at its start (see
+/// [`ContentCache::resolve`]): the texts it holds are lent for as long as
+/// this lives, without a reference count each (see [`super::pin`]).
+#[derive(Debug)]
+pub struct Resolved {
+    held: Vec<Held>,
+    pin: Pin,
+}
+
+impl Resolved {
+    /// What was found of the `i`-th candidate.
+    pub fn get(&self, i: usize) -> Option<Look<'_>> {
+        Some(match self.held.get(i)? {
+            Held::Unknown => Look::Unknown,
+            Held::Pruned => Look::Pruned,
+            Held::TooLarge(size) => Look::TooLarge(*size),
+            Held::Text(text, size) => {
+                Look::Text(text.as_ref().map(|t| t.get(&self.pin)).map_err(|e| e.clone()), *size)
+            }
+        })
+    }
+
+    /// Candidates resolved.
+    pub fn len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Whether no candidate was resolved.
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    /// Whether the index ruled the `i`-th candidate out.
+    pub fn is_pruned(&self, i: usize) -> bool {
+        matches!(self.held.get(i), Some(Held::Pruned))
+    }
 }
 
 impl ContentCache {
@@ -62,7 +111,7 @@ impl ContentCache {
         threads: usize,
     ) -> Option<Vec<bool>> {
         let held = self.resolve(candidates, slots, max_bytes, encoding, Some(needles), threads);
-        Some(held.iter().map(|h| matches!(h, Held::Pruned)).collect())
+        Some((0..held.len()).map(|i| held.is_pruned(i)).collect())
     }
 
     /// What [`ContentCache::read_unless`] would answer for each candidate
@@ -82,7 +131,10 @@ impl ContentCache {
         encoding: Encoding,
         needles: Option<&Needles>,
         threads: usize,
-    ) -> Vec<Held> {
+    ) -> Resolved {
+        // Taken before the entries are looked at: the texts lent stay alive
+        // while it is held.
+        let pin = self.grave.pin();
         let memo = slots.and_then(Slots::get).filter(|(_, ids)| ids.len() == candidates.len());
         // One read lock for the whole pass: the filters' places and the
         // blocks read are those of one moment.
@@ -118,7 +170,7 @@ impl ContentCache {
                         return Held::Unknown;
                     }
                     if e.stamp.size > max_bytes {
-                        e.used.store(calls, Ordering::Relaxed);
+                        inner.entries.mark(slot, calls);
                         return Held::TooLarge(e.stamp.size);
                     }
                     if e.encoding != encoding {
@@ -127,14 +179,17 @@ impl ContentCache {
                     if let (Some(m), Some(g)) = (&matching, &e.grams)
                         && !m.may(g)
                     {
-                        e.used.store(calls, Ordering::Relaxed);
+                        inner.entries.mark(slot, calls);
                         count += 1;
                         return Held::Pruned;
                     }
                     match &e.text {
                         Some(text) => {
-                            e.used.store(calls, Ordering::Relaxed);
-                            Held::Text(text.clone(), e.stamp.size)
+                            inner.entries.mark(slot, calls);
+                            Held::Text(
+                                text.as_ref().map(Shared::lend).map_err(Clone::clone),
+                                e.stamp.size,
+                            )
                         }
                         None => Held::Unknown,
                     }
@@ -187,7 +242,7 @@ impl ContentCache {
         {
             slots.set(v, ids);
         }
-        held
+        Resolved { held, pin }
     }
 
     /// Counts a text handed out from a [`Held::Text`] as reused.
