@@ -180,7 +180,7 @@ describe('a session', () => {
   });
 
   for (const sparseIndex of [true, false]) {
-    it(`on a sparse checkout (${sparseIndex ? 'with' : 'without'} a sparse index) answers as cold calls, and keeps its listing for the searches that do not report what was left out`, async () => {
+    it(`on a sparse checkout (${sparseIndex ? 'with' : 'without'} a sparse index) answers as cold calls, and keeps its listing (with, per profile, what was left out) for every search`, async () => {
       const files: Record<string, string> = { 'top.md': 'needle at the top\n' };
       for (const pkg of ['a', 'b', 'c', 'd']) {
         for (let i = 0; i < 3; i++) files[`pkgs/${pkg}/src/f${i}.ts`] = `export const needle${i} = '${pkg}';\n`;
@@ -201,8 +201,27 @@ describe('a session', () => {
       };
       await check();
       expect((await api.searchCode('needle', { cwd: root })).skipped.notCheckedOut).toBeGreaterThan(0);
-      // The listing is kept: a second search is answered from it.
+      // The listing is kept: a second search is answered from it, and so are
+      // the calls that report what was left out, once each profile's first
+      // call walked for it.
       session.smartFileQuerySync({ regex: 'needle' });
+      expect(session.stats().freshness).toBe('watcherDrain');
+      const reporting = [
+        () => session.searchCodeSync('needle'),
+        () => session.grepContentSync({ pattern: 'needle', contextLines: 0 }),
+        () => session.globFilesSync({ pattern: '**/*.ts', sizes: false }),
+        () => session.findFilesSync({ pattern: '**/*', sizes: false }),
+      ];
+      for (const call of reporting) {
+        call();
+        expect(session.stats().freshness).toBe('watcherDrain');
+      }
+      same(session.searchCodeSync('needle'), api.searchCodeSync('needle', { cwd: root }));
+      same(session.findFilesSync({ pattern: '**/*', sizes: false }), api.findFilesSync({ pattern: '**/*', sizes: false, cwd: root }));
+      // A new profile walks once for its report.
+      same(session.searchCodeSync('needle', { includeExtensions: ['.md'] }), api.searchCodeSync('needle', { includeExtensions: ['.md'], cwd: root }));
+      expect(session.stats().freshness).toBe('rebuild');
+      session.searchCodeSync('needle', { includeExtensions: ['.md'] });
       expect(session.stats().freshness).toBe('watcherDrain');
       // An edit and a new file in the cone, a file where a left-out one
       // would be, more of the tree checked out, then less.
@@ -218,6 +237,9 @@ describe('a session', () => {
       git(root, '-c', 'advice.sparseIndexExpanded=false', 'sparse-checkout', 'set', 'pkgs/d');
       await check();
       session.smartFileQuerySync({ regex: 'needle' });
+      expect(session.stats().freshness).toBe('watcherDrain');
+      // The report kept with the new listing is the new checkout's.
+      same(session.searchCodeSync('needle'), api.searchCodeSync('needle', { cwd: root }));
       expect(session.stats().freshness).toBe('watcherDrain');
       session.close();
       rmSync(root, { recursive: true, force: true });

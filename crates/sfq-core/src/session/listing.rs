@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use rustc_hash::FxHashMap;
-use sfq_walk::discovery::{Entry, EntryKind};
+use sfq_walk::discovery::{Entry, EntryKind, NotCheckedOut};
 
 use super::cache::Slots;
 use super::watch::Drained;
@@ -81,8 +81,26 @@ pub struct Whole {
     /// name that is not UTF-8.
     odd: FxHashMap<u32, PathBuf>,
     /// Whether the walk met tracked paths a sparse checkout left out (a
-    /// call that reports them walks: see `Store::plan`).
+    /// call that reports them walks once per profile: see `Store::plan`).
     pub left_out: bool,
+    /// What a sparse checkout left out, per profile ([`left_out_key`]), as
+    /// the walk of the first call that reported it found: kept with this
+    /// listing, so it goes with it at the first change of the tree's
+    /// names, of its ignore rules or of the index.
+    left_out_memo: Mutex<Vec<(String, NotCheckedOut)>>,
+}
+
+/// At most this many paths of sparse directories are kept in all by a
+/// listing's [`Whole::remember_left_out`] (a longer report is walked for
+/// at each call).
+const KEPT_LEFT_OUT: usize = 1 << 12;
+/// At most this many profiles' reports are kept by a listing.
+const KEPT_LEFT_OUT_PROFILES: usize = 16;
+
+/// The key of what a sparse checkout left out for `profile`: the settings
+/// it depends on (hidden, pruned names, the path filter, folders listed).
+pub fn left_out_key(profile: &DiscoveryProfile) -> Option<String> {
+    view_key(profile).map(|k| format!("{k} dirs {}", profile.dirs))
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -118,7 +136,36 @@ impl Whole {
                 missing: e.missing,
             });
         }
-        Some(Whole { root: root.to_path_buf(), paths, items, odd, left_out: false })
+        Some(Whole {
+            root: root.to_path_buf(),
+            paths,
+            items,
+            odd,
+            left_out: false,
+            left_out_memo: Mutex::default(),
+        })
+    }
+
+    /// What a sparse checkout left out for the profile of `key`
+    /// ([`left_out_key`]), when a call's walk reported it on this listing.
+    pub fn left_out_of(&self, key: &str) -> Option<NotCheckedOut> {
+        let memo = self.left_out_memo.lock().unwrap_or_else(|e| e.into_inner());
+        memo.iter().find(|(k, _)| k == key).map(|(_, n)| n.clone())
+    }
+
+    /// Keeps what a call's walk, made while this listing was current,
+    /// reported a sparse checkout left out for the profile of `key` (within
+    /// [`KEPT_LEFT_OUT`] paths and [`KEPT_LEFT_OUT_PROFILES`] profiles).
+    pub fn remember_left_out(&self, key: String, left_out: &NotCheckedOut) {
+        let mut memo = self.left_out_memo.lock().unwrap_or_else(|e| e.into_inner());
+        let kept: usize = memo.iter().map(|(_, n)| n.dirs.len()).sum();
+        if memo.len() >= KEPT_LEFT_OUT_PROFILES
+            || kept + left_out.dirs.len() > KEPT_LEFT_OUT
+            || memo.iter().any(|(k, _)| *k == key)
+        {
+            return;
+        }
+        memo.push((key, left_out.clone()));
     }
 
     /// The listing, marked as one with paths a sparse checkout left out.
@@ -141,8 +188,17 @@ impl Whole {
     pub fn bytes(&self) -> u64 {
         (self.paths.capacity()
             + self.items.capacity() * std::mem::size_of::<Item>()
-            + self.odd.values().map(|p| p.as_os_str().len() + 48).sum::<usize>()) as u64
+            + self.odd.values().map(|p| p.as_os_str().len() + 48).sum::<usize>()
+            + self.left_out_bytes()) as u64
             + self.root.as_os_str().len() as u64
+    }
+
+    /// What the kept reports of paths left out by a sparse checkout take.
+    fn left_out_bytes(&self) -> usize {
+        let memo = self.left_out_memo.lock().unwrap_or_else(|e| e.into_inner());
+        memo.iter()
+            .map(|(k, n)| k.len() + 64 + n.dirs.iter().map(|d| d.len() + 24).sum::<usize>())
+            .sum()
     }
 
     /// The path of entry `i`.

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-use sfq_walk::discovery::{Entry, WalkConfig, WalkObserver};
+use sfq_walk::discovery::{Entry, NotCheckedOut, WalkConfig, WalkObserver};
 
 use crate::cancel::Cancel;
 use crate::discovery::{self, Candidates, DiscoveryProfile, Listed};
@@ -143,9 +143,17 @@ impl Store {
                 self.reserve();
                 Ok(listed)
             }
+            Plan::WalkLeftOut(observer, whole) => {
+                let listed =
+                    discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer))?;
+                remember_left_out(&whole, profile, &listed);
+                self.reserve();
+                Ok(listed)
+            }
             Plan::Whole(whole) => {
                 let mut listed = Listed::of(self.listings.filter(&whole, profile));
                 listed.deferred = deferred(root, profile, report_dropped, None);
+                listed.not_checked_out = left_out_of(&whole, profile);
                 if profile.metadata {
                     self.reserve();
                 }
@@ -179,10 +187,20 @@ impl Store {
                 self.reserve();
                 return Ok(Some(listed.into_candidates(root)));
             }
+            Plan::WalkLeftOut(observer, whole) => {
+                let listed =
+                    discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer))?;
+                remember_left_out(&whole, profile, &listed);
+                self.reserve();
+                return Ok(Some(listed.into_candidates(root)));
+            }
         };
         let (items, slots, dropped) = self.listings.view(&whole, key, profile);
         let mut listed = Listed::of(Candidates::shared(items, slots));
         listed.deferred = deferred(root, profile, report_dropped, Some(dropped));
+        if left_out {
+            listed.not_checked_out = left_out_of(&whole, profile);
+        }
         self.reserve();
         Ok(Some(listed))
     }
@@ -228,9 +246,9 @@ impl Store {
         };
         match self.listings.find(root, &fingerprint) {
             Some(Found::Entries(whole)) if watcher.healthy() => {
-                if left_out && whole.left_out {
+                if left_out && whole.left_out && !knows_left_out(&whole, profile) {
                     self.note(Freshness::Rebuild);
-                    return Ok(Plan::Walk(Some(observer)));
+                    return Ok(Plan::WalkLeftOut(observer, whole));
                 }
                 self.note(Freshness::WatcherDrain);
                 return Ok(Plan::Whole(whole));
@@ -277,7 +295,7 @@ impl Store {
         self.listings.keep(root, fingerprint, clock, kept);
         self.reserve();
         if left_out && whole.left_out {
-            return Ok(Plan::Walk(Some(observer)));
+            return Ok(Plan::WalkLeftOut(observer, whole));
         }
         Ok(Plan::Whole(whole))
     }
@@ -309,6 +327,34 @@ enum Plan {
     Walk(Option<Arc<dyn WalkObserver>>),
     /// Filter the kept whole listing.
     Whole(Arc<Whole>),
+    /// Walk, as a call that reports what a sparse checkout left out does
+    /// the first time for its profile, and keep that report with the kept
+    /// whole listing (current when the call began) for the next.
+    WalkLeftOut(Arc<dyn WalkObserver>, Arc<Whole>),
+}
+
+/// Whether `whole` keeps what a sparse checkout left out for `profile`
+/// (or left nothing out).
+fn knows_left_out(whole: &Whole, profile: &DiscoveryProfile) -> bool {
+    !whole.left_out
+        || listing::left_out_key(profile).is_some_and(|k| whole.left_out_of(&k).is_some())
+}
+
+/// What a sparse checkout left out for `profile`, as kept with `whole`
+/// (nothing when it left nothing out). Asked only once
+/// [`knows_left_out`] said it is kept.
+fn left_out_of(whole: &Whole, profile: &DiscoveryProfile) -> NotCheckedOut {
+    listing::left_out_key(profile).and_then(|k| whole.left_out_of(&k)).unwrap_or_default()
+}
+
+/// Keeps with `whole` what the walk `listed` of a call reported a sparse
+/// checkout left out for `profile`.
+fn remember_left_out(whole: &Whole, profile: &DiscoveryProfile, listed: &Listed<Vec<Entry>>) {
+    if listed.unreadable.is_empty()
+        && let Some(key) = listing::left_out_key(profile)
+    {
+        whole.remember_left_out(key, &listed.not_checked_out);
+    }
 }
 
 /// What a listing from memory says of what was dropped: to be walked for
