@@ -22,6 +22,12 @@ pub(crate) struct Folded {
     index1: usize,
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     index2: usize,
+    /// The needle's first eight bytes (fewer: zeros) as a little-endian word, the OR that
+    /// folds them, and the mask of those that are the needle's: the check of a candidate
+    /// in one load.
+    head: u64,
+    head_fold: u64,
+    head_mask: u64,
 }
 
 /// The OR that folds byte `b` of a needle: `0x20` for a letter, `0` otherwise.
@@ -39,7 +45,13 @@ impl Folded {
         let needle = needle.to_ascii_lowercase();
         let pair = Pair::new(&needle)?;
         let (index1, index2) = (usize::from(pair.index1()), usize::from(pair.index2()));
-        (index1 != index2).then_some(Folded { needle, index1, index2 })
+        let (mut head, mut head_fold, mut head_mask) = (0u64, 0u64, 0u64);
+        for (k, &b) in needle.iter().take(8).enumerate() {
+            head |= u64::from(b) << (8 * k);
+            head_fold |= u64::from(if b.is_ascii_alphabetic() { 0x20u8 } else { 0 }) << (8 * k);
+            head_mask |= 0xff << (8 * k);
+        }
+        (index1 != index2).then_some(Folded { needle, index1, index2, head, head_fold, head_mask })
     }
 
     /// The needle's length in bytes.
@@ -73,9 +85,33 @@ impl Folded {
         }
     }
 
-    /// Whether the needle occurs at `at` (`at + len <= hay.len()`).
-    #[inline]
+    /// Whether the needle occurs at `at` (`at + len <= hay.len()`): its first eight bytes
+    /// in one load where eight bytes are there to read. Inlined: a call in the scan's loop
+    /// would make it keep its vectors on the stack (no vector register survives a call).
+    #[inline(always)]
     fn is_at(&self, hay: &[u8], at: usize) -> bool {
+        if at + 8 <= hay.len() {
+            // SAFETY: `at + 8 <= hay.len()`; an unaligned read of eight bytes.
+            let word = unsafe { hay.as_ptr().add(at).cast::<u64>().read_unaligned() };
+            let word = u64::from_le(word);
+            (word | self.head_fold) & self.head_mask == self.head
+                && (self.needle.len() <= 8 || self.is_at_tail(hay, at))
+        } else {
+            self.is_at_slow(hay, at)
+        }
+    }
+
+    /// The needle's bytes past the eighth at `at`.
+    #[cold]
+    #[inline(never)]
+    fn is_at_tail(&self, hay: &[u8], at: usize) -> bool {
+        hay[at + 8..at + self.needle.len()].eq_ignore_ascii_case(&self.needle[8..])
+    }
+
+    /// [`Folded::is_at`] byte by byte (near the end of `hay`).
+    #[cold]
+    #[inline(never)]
+    fn is_at_slow(&self, hay: &[u8], at: usize) -> bool {
         hay[at..at + self.needle.len()].eq_ignore_ascii_case(&self.needle)
     }
 
@@ -118,6 +154,18 @@ impl Folded {
         let last = end.min(hay.len()).checked_sub(self.needle.len()).filter(|&l| l >= from)?;
         let mut p = from;
         // A chunk reads bytes up to p + W - 1 + (n - 1): inside `..end` while p + W <= last + 1.
+        // Two chunks a step while both fit: one branch for 2 W positions without a candidate.
+        while p + 2 * W <= last + 1 {
+            let mut mask = u64::from(chunk(p)) | (u64::from(chunk(p + W)) << W);
+            while mask != 0 {
+                let at = p + mask.trailing_zeros() as usize;
+                if self.is_at(hay, at) {
+                    return Some(at);
+                }
+                mask &= mask - 1;
+            }
+            p += 2 * W;
+        }
         while p + W <= last + 1 {
             let mut mask = chunk(p);
             while mask != 0 {
@@ -212,7 +260,7 @@ mod tests {
 
     #[test]
     fn finds_every_case_at_every_offset() {
-        for needle in ["return", "Re", "foo_bar", "a1", "x@Z"] {
+        for needle in ["return", "Re", "foo_bar", "a1", "x@Z", "abcdefgh", "configuration_x9"] {
             for at in 0..80 {
                 for variant in 0..4u32 {
                     let mut hay = vec![b'.'; 90];
@@ -254,6 +302,10 @@ mod tests {
         check("hij\nab", &long, 0, long.len());
         check("jihg", &long, 0, long.len());
         check("ghij", &long, 17, 40);
+        // Past the eighth byte the rest is compared too; near the end, byte by byte.
+        check("abcdefghij", b"ABCDEFGHIX abcdefghiJ", 0, 21);
+        check("abcdefghij", b"ABCDEFGHIX abcdefghiJ", 0, 20);
+        check("ab", b"xxxxxxxaB", 0, 9);
     }
 
     #[test]
