@@ -227,6 +227,124 @@ impl Folded {
     }
 }
 
+/// A few ASCII needles, each found case-folded as [`Folded`] finds one: the scan behind
+/// `/TODO|FIXME|HACK/i` (a Teddy over the 48 case variants of such a set is a third as
+/// fast). On AVX2, every input byte is folded with one OR (`| 0x20`, as each needle's
+/// compared bytes are), each needle's two bytes are compared at 32 positions a step, and
+/// each position where some needle's two agree is checked whole against every needle.
+#[derive(Clone, Debug)]
+pub(crate) struct FoldedSet {
+    needles: Vec<Folded>,
+    shortest: usize,
+    longest: usize,
+}
+
+impl FoldedSet {
+    /// The most needles a set holds.
+    pub(crate) const MAX: usize = 4;
+
+    /// The finder of any of `needles` (2 to [`FoldedSet::MAX`], each as [`Folded::new`]
+    /// takes it); `None` otherwise.
+    pub(crate) fn new(needles: &[Vec<u8>]) -> Option<FoldedSet> {
+        if !(2..=Self::MAX).contains(&needles.len()) {
+            return None;
+        }
+        let needles = needles.iter().map(|n| Folded::new(n)).collect::<Option<Vec<_>>>()?;
+        let shortest = needles.iter().map(Folded::len).min()?;
+        let longest = needles.iter().map(Folded::len).max()?;
+        Some(FoldedSet { needles, shortest, longest })
+    }
+
+    /// Whether one of the needles occurs at `at`, wholly before `end`.
+    #[inline(always)]
+    fn is_at(&self, hay: &[u8], at: usize, end: usize) -> bool {
+        self.needles.iter().any(|n| at + n.len() <= end && n.is_at(hay, at))
+    }
+
+    /// The start of the first occurrence of a needle lying wholly in `hay[from..end]`.
+    pub(crate) fn find(&self, hay: &[u8], from: usize, end: usize) -> Option<usize> {
+        let end = end.min(hay.len());
+        if from > end || end - from < self.shortest {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is available (checked above).
+                return unsafe {
+                    match self.needles.len() {
+                        2 => self.find_avx2::<2>(hay, from, end),
+                        3 => self.find_avx2::<3>(hay, from, end),
+                        _ => self.find_avx2::<4>(hay, from, end),
+                    }
+                };
+            }
+        }
+        self.find_each(hay, from, end)
+    }
+
+    /// The occurrences starting in `from..`, one position at a time.
+    fn find_each(&self, hay: &[u8], from: usize, end: usize) -> Option<usize> {
+        let last = end.checked_sub(self.shortest)?;
+        (from..=last).find(|&at| self.is_at(hay, at, end))
+    }
+
+    /// `N`: the number of needles.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn find_avx2<const N: usize>(
+        &self,
+        hay: &[u8],
+        from: usize,
+        end: usize,
+    ) -> Option<usize> {
+        use std::arch::x86_64::*;
+        let fold = _mm256_set1_epi8(0x20);
+        let mut want1 = [fold; N];
+        let mut want2 = [fold; N];
+        let mut at1 = [0usize; N];
+        let mut at2 = [0usize; N];
+        for (j, f) in self.needles.iter().take(N).enumerate() {
+            want1[j] = _mm256_set1_epi8((f.needle[f.index1] | 0x20) as i8);
+            want2[j] = _mm256_set1_epi8((f.needle[f.index2] | 0x20) as i8);
+            (at1[j], at2[j]) = (f.index1, f.index2);
+        }
+        let base = hay.as_ptr();
+        let mut p = from;
+        // The chunks' positions: those after which every needle fits before `end`, so a
+        // chunk reads bytes up to p + 31 + (longest - 1) < end.
+        if let Some(last) = end.checked_sub(self.longest) {
+            while p + 32 <= last + 1 {
+                // SAFETY: p + 31 + max(index) <= last + longest - 1 < end <= hay.len().
+                let mut mask = unsafe {
+                    let mut any = _mm256_setzero_si256();
+                    for j in 0..N {
+                        let v1 =
+                            _mm256_or_si256(_mm256_loadu_si256(base.add(p + at1[j]).cast()), fold);
+                        let v2 =
+                            _mm256_or_si256(_mm256_loadu_si256(base.add(p + at2[j]).cast()), fold);
+                        let both = _mm256_and_si256(
+                            _mm256_cmpeq_epi8(v1, want1[j]),
+                            _mm256_cmpeq_epi8(v2, want2[j]),
+                        );
+                        any = _mm256_or_si256(any, both);
+                    }
+                    _mm256_movemask_epi8(any) as u32
+                };
+                while mask != 0 {
+                    let at = p + mask.trailing_zeros() as usize;
+                    if self.is_at(hay, at, end) {
+                        return Some(at);
+                    }
+                    mask &= mask - 1;
+                }
+                p += 32;
+            }
+        }
+        self.find_each(hay, p, end)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,6 +424,67 @@ mod tests {
         check("abcdefghij", b"ABCDEFGHIX abcdefghiJ", 0, 21);
         check("abcdefghij", b"ABCDEFGHIX abcdefghiJ", 0, 20);
         check("ab", b"xxxxxxxaB", 0, 9);
+    }
+
+    /// The set's scan against the naive search, on `hay[from..end]`.
+    fn check_set(needles: &[&str], hay: &[u8], from: usize, end: usize) {
+        let set =
+            FoldedSet::new(&needles.iter().map(|n| n.as_bytes().to_vec()).collect::<Vec<_>>())
+                .unwrap();
+        let naive = (from..end).find(|&at| {
+            needles.iter().any(|n| {
+                at + n.len() <= end && hay[at..at + n.len()].eq_ignore_ascii_case(n.as_bytes())
+            })
+        });
+        let shown = String::from_utf8_lossy(hay);
+        assert_eq!(set.find(hay, from, end), naive, "{needles:?} in {shown:?} {from}..{end}");
+        assert_eq!(set.find_each(hay, from, end), naive, "each {needles:?} in {shown:?}");
+    }
+
+    #[test]
+    fn a_set_finds_the_first_of_its_needles_in_every_case() {
+        let sets: [&[&str]; 4] = [
+            &["todo", "fixme", "hack"],
+            &["ab", "b_c"],
+            &["x@Z", "configuration_x9", "re", "QQQQ"],
+            &["hack", "hackers"],
+        ];
+        for needles in sets {
+            for at in 0..100 {
+                for (k, needle) in needles.iter().enumerate() {
+                    let mut hay = vec![b'_'; 110];
+                    let word: Vec<u8> = needle
+                        .bytes()
+                        .enumerate()
+                        .map(
+                            |(i, b)| if (i + k + at) % 3 == 0 { b.to_ascii_uppercase() } else { b },
+                        )
+                        .collect();
+                    if at + word.len() <= hay.len() {
+                        hay[at..at + word.len()].copy_from_slice(&word);
+                    }
+                    // A near miss of another needle before it.
+                    if at > 12 {
+                        let other = needles[(k + 1) % needles.len()].as_bytes();
+                        hay[at - 12..at - 12 + other.len() - 1]
+                            .copy_from_slice(&other[..other.len() - 1]);
+                    }
+                    for (from, end) in [
+                        (0, hay.len()),
+                        (at.min(7), hay.len()),
+                        (0, at + 2),
+                        (at, at + needle.len()),
+                    ] {
+                        check_set(needles, &hay, from.min(end), end.min(hay.len()));
+                    }
+                }
+            }
+        }
+        // Bytes that fold onto a needle's non-letters are no match ('_' | 0x20 is DEL).
+        check_set(&["a_b", "zz"], b"a\x7fb A_B", 0, 7);
+        check_set(&["a_b", "zz"], b"a\x7fb zZ", 0, 6);
+        assert!(FoldedSet::new(&[b"one".to_vec()]).is_none());
+        assert!(FoldedSet::new(&[b"x".to_vec(), b"yz".to_vec()]).is_none());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use regex_automata::{Input, MatchKind, Span, meta};
 use regex_syntax::hir::literal::{Extractor, Seq};
 use regex_syntax::hir::{Hir, HirKind};
 
-use crate::folded::Folded;
+use crate::folded::{Folded, FoldedSet};
 use crate::{Scope, ascii};
 
 /// What to look for before running the regex on a line (Lines scope).
@@ -31,6 +31,9 @@ enum Scan {
     /// ASCII bytes, letters in either case (`/return/i`), found by the case-folded pair
     /// scan; `whole`: they are the whole superset, so an occurrence is a match.
     Folded { finder: Folded, whole: bool },
+    /// A few such runs, the alternatives of the whole superset (`/TODO|FIXME|HACK/i`):
+    /// an occurrence of one is a match.
+    FoldedSet(FoldedSet),
 }
 
 impl Scan {
@@ -39,6 +42,7 @@ impl Scan {
         match self {
             Scan::Literals(lits) => lits.find(bytes, Span { start: from, end }).map(|s| s.start),
             Scan::Folded { finder, .. } => finder.find(bytes, from, end),
+            Scan::FoldedSet(set) => set.find(bytes, from, end),
             Scan::NonAscii => ascii::find_non_ascii(&bytes[..end], from, |_| true),
             Scan::MinLength(n) => {
                 let mut start = from;
@@ -81,11 +85,12 @@ impl Prefilter {
         let class_at_line_start = starts_at_line_start(hir) && byte_class(&prefix);
         let regex = crate::build_with(hir, !class_at_line_start)?;
         let nullable = hir.properties().minimum_len() == Some(0);
-        let inner = match folded(hir) {
+        let inner = match (folded(hir), folded_set(hir)) {
             _ if nullable => None,
-            Some((finder, whole)) if whole || scope == Scope::Lines => {
+            (Some((finder, whole)), _) if whole || scope == Scope::Lines => {
                 Some(Scan::Folded { finder, whole })
             }
+            (_, Some(set)) => Some(Scan::FoldedSet(set)),
             _ if scope == Scope::Lines => scan(hir),
             _ => None,
         };
@@ -127,8 +132,10 @@ impl Prefilter {
         if self.nullable {
             return Some(from);
         }
-        if let Some(Scan::Folded { finder, whole: true }) = &self.inner {
-            return finder.find(bytes, from, end);
+        match &self.inner {
+            Some(Scan::Folded { finder, whole: true }) => return finder.find(bytes, from, end),
+            Some(Scan::FoldedSet(set)) => return set.find(bytes, from, end),
+            _ => {}
         }
         let Some(scan) = &self.inner else {
             let input = Input::new(text).range(from..end);
@@ -189,6 +196,23 @@ pub(crate) fn folded(hir: &Hir) -> Option<(Folded, bool)> {
         return None;
     }
     Some((Folded::new(&bytes)?, whole))
+}
+
+/// The alternatives of `hir` (2 to [`FoldedSet::MAX`]) as a case-folded set, when each is
+/// wholly such a run (`/TODO|FIXME|HACK/i`).
+fn folded_set(hir: &Hir) -> Option<FoldedSet> {
+    let HirKind::Alternation(alts) = hir.kind() else { return None };
+    if alts.len() > FoldedSet::MAX {
+        return None;
+    }
+    let needles = alts
+        .iter()
+        .map(|alt| match folded(alt)? {
+            (finder, true) => Some(finder.needle().to_vec()),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    FoldedSet::new(&needles)
 }
 
 /// The ASCII bytes `hir` matches, when it is a literal without letters or a class of one

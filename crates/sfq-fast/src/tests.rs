@@ -364,6 +364,23 @@ fn case_insensitive_literals_are_scanned_case_folded() {
     assert!(!fast("kiss", "iu", Scope::Lines).has_line_scan());
     // Letters of one case (no `i`) are literals the regex finds by itself.
     assert!(!fast("return", "", Scope::Lines).has_line_scan());
+    // Alternatives each such a literal: scanned for as a set, each occurrence a match.
+    let text = "x todo\nFixMe: y\nhAcK\nhac k\n@ODO\nTODONE\n";
+    for scope in [Scope::Lines, Scope::Whole] {
+        let re = fast("TODO|FIXME|HACK", "i", scope);
+        assert!(re.has_line_scan());
+        assert_eq!(re.next_candidate(text, 0), Some(2));
+    }
+    let re = fast("TODO|FIXME|HACK", "i", Scope::Lines);
+    assert_eq!(candidate_lines(&re, text), [0, 1, 2, 5]);
+    assert_eq!(
+        found("TODO|FIXME|HACK", "i", Scope::Lines, "hack todo FIXME"),
+        ["hack", "todo", "FIXME"]
+    );
+    assert_eq!(found("ab|abc", "i", Scope::Lines, "ABC aBx"), ["AB", "aB"]);
+    // Not with `u` (K and ſ fold there), nor past four alternatives.
+    assert!(!fast("task|kiss", "iu", Scope::Whole).has_line_scan());
+    assert!(!fast("aa|bb|cc|dd|ee", "i", Scope::Whole).has_line_scan());
 }
 
 /// A literal pattern's lines are counted by scanning for it, as the exec loop over each
