@@ -289,3 +289,48 @@ fn stale_files_make_room_and_reserves_shrink() {
     assert_eq!(cache.stats().held_bytes, 0);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A call's resolved texts are lent under its pin: an entry let go of
+/// meanwhile (an event, the budget, a clear) keeps its text alive for the
+/// call until the call's resolution is dropped, and only then frees it.
+#[test]
+fn texts_lent_to_a_call_outlive_their_entries_until_the_call_ends() {
+    let root = tree("lent", 3, 40);
+    let cands: Vec<Candidate> = (0..3).map(|i| cand(&root, &format!("f{i}.txt"))).collect();
+    let cache = ContentCache::new(root.clone(), 1 << 30, None);
+    cache.begin_call();
+    let held: Vec<_> =
+        cands.iter().map(|c| cache.read(c, 1 << 20, Encoding::Utf8).unwrap().0).collect();
+    let weak: Vec<_> = held.iter().map(Arc::downgrade).collect();
+    drop(held);
+    for e in cache.lock().entries.values_mut() {
+        e.trusted = true;
+    }
+    let lent_text = |r: &Resolved, i: usize| match r.get(i) {
+        Some(Look::Text(Ok(FileText::Utf8(s)), size)) => (s.clone(), size),
+        other => panic!("{other:?}"),
+    };
+    cache.begin_call();
+    let resolved = cache.resolve(&cands, None, 1 << 20, Encoding::Utf8, None, 1);
+    let (first, size) = lent_text(&resolved, 0);
+    assert!(first.starts_with("word0000 ") && size == first.len() as u64);
+    // Let go of by the cache while the call runs: still there for it.
+    cache.lock().remove(&root.join("f1.txt"));
+    cache.clear();
+    assert_eq!(cache.stats().files, 0);
+    assert!(lent_text(&resolved, 1).0.starts_with("word0001 "));
+    assert_eq!(cache.grave.waiting(), 3);
+    assert!(weak.iter().all(|w| w.upgrade().is_some()));
+    // The call ends: the texts go.
+    drop(resolved);
+    assert_eq!(cache.grave.waiting(), 0);
+    assert!(weak.iter().all(|w| w.upgrade().is_none()));
+    // With no call running, a text let go of goes at once.
+    cache.begin_call();
+    let t = cache.read(&cands[2], 1 << 20, Encoding::Utf8).unwrap().0;
+    let w = Arc::downgrade(&t);
+    drop(t);
+    cache.clear();
+    assert!(w.upgrade().is_none());
+    std::fs::remove_dir_all(&root).unwrap();
+}
