@@ -22,6 +22,10 @@ pub struct Slots(std::sync::Mutex<Option<SlotIds>>);
 /// A table version and the slot of each candidate at it.
 pub(super) type SlotIds = ((u64, u64), Arc<[u32]>);
 
+/// How many candidates ahead of the one looked at the pass asks for the
+/// entry of (see [`super::super::table::Table::prefetch`]).
+const PREFETCH_AHEAD: usize = 8;
+
 /// A part of the index pass's slots, looked up at a table version.
 type Looked = ((u64, u64), Vec<u32>);
 
@@ -156,7 +160,13 @@ impl ContentCache {
                 .enumerate()
                 .map(|(j, c)| {
                     let slot = match ids {
-                        Some(ids) => ids[j],
+                        Some(ids) => {
+                            // The entries a few candidates on, on their way.
+                            if let Some(&ahead) = ids.get(j + PREFETCH_AHEAD) {
+                                inner.entries.prefetch(ahead);
+                            }
+                            ids[j]
+                        }
                         None => {
                             let slot = inner.entries.slot(key(c.abs_in(&mut abs)));
                             if let Some(f) = &mut fresh {
