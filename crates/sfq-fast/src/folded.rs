@@ -255,6 +255,20 @@ impl FoldedSet {
         Some(FoldedSet { needles, shortest, longest })
     }
 
+    /// Whether this machine has the set's vector scan (AVX2): elsewhere
+    /// [`FoldedSet::find`] tries each position in turn, slower than the
+    /// regex engine's own literal search, so no scan should be made a set.
+    pub(crate) fn is_fast() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
     /// Whether one of the needles occurs at `at`, wholly before `end`.
     #[inline(always)]
     fn is_at(&self, hay: &[u8], at: usize, end: usize) -> bool {

@@ -199,10 +199,10 @@ pub(crate) fn folded(hir: &Hir) -> Option<(Folded, bool)> {
 }
 
 /// The alternatives of `hir` (2 to [`FoldedSet::MAX`]) as a case-folded set, when each is
-/// wholly such a run (`/TODO|FIXME|HACK/i`).
+/// wholly such a run (`/TODO|FIXME|HACK/i`) and the machine has the set's vector scan.
 fn folded_set(hir: &Hir) -> Option<FoldedSet> {
     let HirKind::Alternation(alts) = hir.kind() else { return None };
-    if alts.len() > FoldedSet::MAX {
+    if alts.len() > FoldedSet::MAX || !FoldedSet::is_fast() {
         return None;
     }
     let needles = alts

@@ -366,10 +366,13 @@ fn case_insensitive_literals_are_scanned_case_folded() {
     assert!(!fast("return", "", Scope::Lines).has_line_scan());
     // Alternatives each such a literal: scanned for as a set, each occurrence a match.
     let text = "x todo\nFixMe: y\nhAcK\nhac k\n@ODO\nTODONE\n";
+    // (Only where the set's vector scan is: elsewhere the regex's own literals.)
     for scope in [Scope::Lines, Scope::Whole] {
         let re = fast("TODO|FIXME|HACK", "i", scope);
-        assert!(re.has_line_scan());
-        assert_eq!(re.next_candidate(text, 0), Some(2));
+        assert_eq!(re.has_line_scan(), crate::folded::FoldedSet::is_fast());
+        // The occurrence; from the regex alone in Lines scope, its line's start.
+        let at = if scope == Scope::Lines && !re.has_line_scan() { 0 } else { 2 };
+        assert_eq!(re.next_candidate(text, 0), Some(at));
     }
     let re = fast("TODO|FIXME|HACK", "i", Scope::Lines);
     assert_eq!(candidate_lines(&re, text), [0, 1, 2, 5]);

@@ -137,18 +137,10 @@ impl Store {
     ) -> Result<Listed<Vec<Entry>>> {
         match self.plan(root, profile, cancel, true)? {
             Plan::Walk(observer) => {
-                let listed =
-                    discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
-                // The folders the walk watched count before any text is kept.
-                self.reserve();
-                Ok(listed)
+                self.walk(root, profile, cancel, report_dropped, observer, None)
             }
             Plan::WalkLeftOut(observer, whole) => {
-                let listed =
-                    discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer))?;
-                remember_left_out(&whole, profile, &listed);
-                self.reserve();
-                Ok(listed)
+                self.walk(root, profile, cancel, report_dropped, Some(observer), Some(&whole))
             }
             Plan::Whole(whole) => {
                 let mut listed = Listed::of(self.listings.filter(&whole, profile));
@@ -167,8 +159,8 @@ impl Store {
     /// call of the same profile since the listing was kept (see
     /// [`listing::Listings::view`]); `None` when the call lists them
     /// otherwise ([`Store::listing`]). `left_out`: whether the caller reads
-    /// what a sparse checkout left out ([`Listed::not_checked_out`], which a
-    /// kept listing does not give: such a call walks).
+    /// what a sparse checkout left out ([`Listed::not_checked_out`]: kept
+    /// with the listing per profile once a walk of the profile reported it).
     pub fn candidates(
         &self,
         root: &Path,
@@ -178,31 +170,44 @@ impl Store {
         left_out: bool,
     ) -> Result<Option<Listed<Candidates>>> {
         let Some(key) = listing::view_key(profile) else { return Ok(None) };
-        let whole = match self.plan(root, profile, cancel, left_out)? {
-            Plan::Whole(whole) => whole,
-            Plan::Walk(observer) => {
-                let listed =
-                    discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
-                // The folders the walk watched count before any text is kept.
+        let (observer, remember) = match self.plan(root, profile, cancel, left_out)? {
+            Plan::Whole(whole) => {
+                let (items, slots, dropped) = self.listings.view(&whole, key, profile);
+                let mut listed = Listed::of(Candidates::shared(items, slots));
+                listed.deferred = deferred(root, profile, report_dropped, Some(dropped));
+                if left_out {
+                    listed.not_checked_out = left_out_of(&whole, profile);
+                }
                 self.reserve();
-                return Ok(Some(listed.into_candidates(root)));
+                return Ok(Some(listed));
             }
-            Plan::WalkLeftOut(observer, whole) => {
-                let listed =
-                    discovery::walk_listing(root, profile, cancel, report_dropped, Some(observer))?;
-                remember_left_out(&whole, profile, &listed);
-                self.reserve();
-                return Ok(Some(listed.into_candidates(root)));
-            }
+            Plan::Walk(observer) => (observer, None),
+            Plan::WalkLeftOut(observer, whole) => (Some(observer), Some(whole)),
         };
-        let (items, slots, dropped) = self.listings.view(&whole, key, profile);
-        let mut listed = Listed::of(Candidates::shared(items, slots));
-        listed.deferred = deferred(root, profile, report_dropped, Some(dropped));
-        if left_out {
-            listed.not_checked_out = left_out_of(&whole, profile);
+        let listed =
+            self.walk(root, profile, cancel, report_dropped, observer, remember.as_deref())?;
+        Ok(Some(listed.into_candidates(root)))
+    }
+
+    /// A walk of `root` for `profile` (the watch told of each folder read),
+    /// and, for a call that reports what a sparse checkout left out, that
+    /// report kept with `remember`, the kept listing current when it began.
+    fn walk(
+        &self,
+        root: &Path,
+        profile: &DiscoveryProfile,
+        cancel: &Cancel,
+        report_dropped: bool,
+        observer: Option<Arc<dyn WalkObserver>>,
+        remember: Option<&Whole>,
+    ) -> Result<Listed<Vec<Entry>>> {
+        let listed = discovery::walk_listing(root, profile, cancel, report_dropped, observer)?;
+        if let Some(whole) = remember {
+            remember_left_out(whole, profile, &listed);
         }
+        // The folders the walk watched count before any text is kept.
         self.reserve();
-        Ok(Some(listed))
+        Ok(listed)
     }
 
     /// How a call lists `root` for `profile`: from the kept whole listing
