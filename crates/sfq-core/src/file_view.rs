@@ -360,11 +360,11 @@ impl<'a> FileView<'a> {
 }
 
 /// The keys of [`FileResult`], [`MatchOut`] and [`Context`], in order.
-const FILE_KEYS: [&str; 5] = ["path", "size", "matchCount", "matches", "truncated"];
-const FILE_KEYS_WITH_CONTENT: [&str; 6] =
+static FILE_KEYS: [&str; 5] = ["path", "size", "matchCount", "matches", "truncated"];
+static FILE_KEYS_WITH_CONTENT: [&str; 6] =
     ["path", "size", "matchCount", "matches", "content", "truncated"];
-const MATCH_KEYS: [&str; 4] = ["lineNumber", "column", "match", "context"];
-const CONTEXT_KEYS: [&str; 3] = ["before", "line", "after"];
+static MATCH_KEYS: [&str; 4] = ["lineNumber", "column", "match", "context"];
+static CONTEXT_KEYS: [&str; 3] = ["before", "line", "after"];
 
 /// Longest matched text looked up by content (longer ones rarely repeat).
 const INTERN_MAX: usize = 64;
@@ -396,9 +396,10 @@ impl FileView<'_> {
             w.shape(if self.include_content { &FILE_KEYS_WITH_CONTENT } else { &FILE_KEYS });
         let match_shape = w.shape(&MATCH_KEYS);
         let context_shape = w.shape(&CONTEXT_KEYS);
-        let mut lines: HashMap<usize, u32, BuildHasherDefault<FxHasher>> =
-            HashMap::with_capacity_and_hasher(lines_shown, Default::default());
-        let mut texts: HashMap<&str, u32, BuildHasherDefault<FxHasher>> = HashMap::default();
+        let mut lines = LINES.take();
+        lines.clear();
+        lines.reserve(lines_shown);
+        let mut texts = Interned::default();
         let add = |w: &mut Writer, piece: TextPiece<'_>| match piece {
             TextPiece::Str(s) => w.add_str(s),
             TextPiece::Js(JsStr::Utf8(s)) => w.add_str(s),
@@ -444,7 +445,7 @@ impl FileView<'_> {
             };
             let m = match matched {
                 TextPiece::Str(s) if s.len() <= INTERN_MAX => match texts.get(s) {
-                    Some(&i) => i,
+                    Some(i) => i,
                     None => {
                         let i = w.add_str(s);
                         texts.insert(s, i);
@@ -474,7 +475,50 @@ impl FileView<'_> {
             w.string(i);
         }
         w.bool(self.truncated);
+        if lines.capacity() <= LINES_KEPT {
+            LINES.set(lines);
+        }
         w.finish()
+    }
+}
+
+/// Where each line shown starts → its string's index, for one file.
+type LineIds = HashMap<usize, u32, BuildHasherDefault<FxHasher>>;
+
+thread_local! {
+    /// A thread's map of lines shown, kept from file to file.
+    static LINES: std::cell::Cell<LineIds> = std::cell::Cell::new(LineIds::default());
+}
+
+/// The most lines shown a thread's kept map has room for.
+const LINES_KEPT: usize = 4096;
+
+/// Matched texts by content → their string's index: the first few in a
+/// list (a file's matches are mostly one or a few texts: no allocation),
+/// the others in a map.
+#[derive(Default)]
+struct Interned<'a> {
+    few: [(&'a str, u32); 4],
+    len: usize,
+    more: HashMap<&'a str, u32, BuildHasherDefault<FxHasher>>,
+}
+
+impl<'a> Interned<'a> {
+    fn get(&self, s: &str) -> Option<u32> {
+        match self.few[..self.len].iter().find(|(t, _)| *t == s) {
+            Some(&(_, i)) => Some(i),
+            None if self.len < self.few.len() => None,
+            None => self.more.get(s).copied(),
+        }
+    }
+
+    fn insert(&mut self, s: &'a str, i: u32) {
+        if self.len < self.few.len() {
+            self.few[self.len] = (s, i);
+            self.len += 1;
+        } else {
+            self.more.insert(s, i);
+        }
     }
 }
 

@@ -27,6 +27,8 @@
 //! booleans, numbers and options; serde's `skip_serializing_if` makes shapes
 //! vary, so a shape is recorded when an object ends.
 
+use std::borrow::Cow;
+
 use serde::ser::{self, Serialize};
 
 /// A value in compact form.
@@ -40,9 +42,13 @@ pub struct Compact {
     pub strings: Vec<u16>,
     /// End offset of each string in `strings`.
     pub ends: Vec<u32>,
-    /// Object shapes: the keys of each, in order.
-    pub shapes: Vec<Vec<&'static str>>,
+    /// Object shapes: the keys of each, in order (a writer that knows its
+    /// shapes lends them; the serializer makes them as objects end).
+    pub shapes: Vec<Shape>,
 }
+
+/// The keys of an object shape, in order.
+pub type Shape = Cow<'static, [&'static str]>;
 
 /// Serialises `value` in compact form. Every string `value` serialises must
 /// live until this returns (strings are recognised by address).

@@ -106,7 +106,7 @@ impl Serializer {
             Some(&id) => id,
             None => {
                 let id = self.out.shapes.len() as u32;
-                self.out.shapes.push(self.key_stack[from..].to_vec());
+                self.out.shapes.push(Shape::Owned(self.key_stack[from..].to_vec()));
                 self.shape_ids.insert(self.scratch.as_slice().into(), id);
                 id
             }

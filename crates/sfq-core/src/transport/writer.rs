@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::Mutex;
 
 use rustc_hash::FxHasher;
 
@@ -23,21 +24,19 @@ pub struct Writer {
 impl Writer {
     /// A writer with room for about `ops` operations, and `strings` strings
     /// of `units` code units in all (a buffer grown a dozen times is a
-    /// dozen reallocations, under the allocator's lock).
+    /// dozen reallocations, under the allocator's lock). Its buffers are a
+    /// spliced part's when one is spare (see [`Assembler::splice`]).
     pub fn with_capacity(ops: usize, strings: usize, units: usize) -> Writer {
-        Writer {
-            out: Compact {
-                ops: Vec::with_capacity(ops),
-                strings: Vec::with_capacity(units),
-                ends: Vec::with_capacity(strings),
-                ..Compact::default()
-            },
-        }
+        let mut out = spare(ops, units).unwrap_or_default();
+        out.ops.reserve(ops);
+        out.strings.reserve(units);
+        out.ends.reserve(strings);
+        Writer { out }
     }
 
     /// Registers an object shape (its keys, in order); returns its id.
-    pub fn shape(&mut self, keys: &[&'static str]) -> u32 {
-        self.out.shapes.push(keys.to_vec());
+    pub fn shape(&mut self, keys: &'static [&'static str]) -> u32 {
+        self.out.shapes.push(Shape::Borrowed(keys));
         self.out.shapes.len() as u32 - 1
     }
 
@@ -115,7 +114,12 @@ impl Writer {
 #[derive(Default)]
 pub struct Assembler {
     out: Compact,
-    shape_ids: HashMap<Vec<&'static str>, u32, BuildHasherDefault<FxHasher>>,
+    shape_ids: HashMap<Shape, u32, BuildHasherDefault<FxHasher>>,
+    /// Lent shapes seen, by address: a part's shapes are found without
+    /// hashing their keys.
+    lent: Vec<(&'static [&'static str], u32)>,
+    /// A part's shape ids in the whole, reused from part to part.
+    ids: Vec<u32>,
 }
 
 impl Assembler {
@@ -170,12 +174,18 @@ impl Assembler {
         Ok(())
     }
 
-    /// Appends a value serialised separately (by [`to_compact`]).
+    /// Appends a value serialised separately (by [`to_compact`] or a
+    /// [`Writer`]); its buffers are then kept for the next writer (parts are
+    /// written on workers and spliced on the calling thread: freeing them
+    /// here took the worker's allocator lock at every part, and each thread
+    /// waited on the other).
     pub fn splice(&mut self, part: Compact) {
         let string_base = self.out.ends.len() as u32;
         let unit_base = self.out.strings.len() as u32;
         let number_base = self.out.numbers.len() as u32;
-        let shapes: Vec<u32> = part.shapes.iter().map(|keys| self.shape_id(keys)).collect();
+        let mut shapes = std::mem::take(&mut self.ids);
+        shapes.clear();
+        shapes.extend(part.shapes.iter().map(|keys| self.part_shape_id(keys)));
         self.out.strings.extend_from_slice(&part.strings);
         self.out.ends.extend(part.ends.iter().map(|e| e + unit_base));
         self.out.numbers.extend_from_slice(&part.numbers);
@@ -197,6 +207,8 @@ impl Assembler {
             }
             i += 2;
         }
+        self.ids = shapes;
+        keep_spare(part);
     }
 
     /// The assembled value.
@@ -205,12 +217,73 @@ impl Assembler {
     }
 
     fn shape_id(&mut self, keys: &[&'static str]) -> u32 {
+        if let Some(&(_, id)) = self.lent.iter().find(|(k, _)| std::ptr::eq(*k, keys)) {
+            return id;
+        }
         if let Some(&id) = self.shape_ids.get(keys) {
             return id;
         }
         let id = self.out.shapes.len() as u32;
-        self.out.shapes.push(keys.to_vec());
-        self.shape_ids.insert(keys.to_vec(), id);
+        self.out.shapes.push(Shape::Owned(keys.to_vec()));
+        self.shape_ids.insert(Shape::Owned(keys.to_vec()), id);
         id
+    }
+
+    /// [`Assembler::shape_id`] of a part's shape, remembering a lent one by
+    /// its address.
+    fn part_shape_id(&mut self, keys: &Shape) -> u32 {
+        let id = self.shape_id(keys);
+        if let Shape::Borrowed(k) = keys
+            && self.lent.len() < LENT_MAX
+            && !self.lent.iter().any(|(l, _)| std::ptr::eq(*l, *k))
+        {
+            self.lent.push((k, id));
+        }
+        id
+    }
+}
+
+/// Lent shapes an assembler remembers by address (a result has a handful).
+const LENT_MAX: usize = 16;
+
+/// Spliced parts' buffers, emptied, for the next writers: at most
+/// [`SPARES_MAX`] of at most [`SPARE_BYTES_MAX`] each (a few MiB held
+/// between calls at most).
+static SPARES: Mutex<Vec<Compact>> = Mutex::new(Vec::new());
+const SPARES_MAX: usize = 32;
+const SPARE_BYTES_MAX: usize = 64 << 10;
+
+/// A spare part's buffers, if one is there and no other thread holds the
+/// list (then a writer allocates its own): one with room for `ops`
+/// operations and `units` code units if there is one (growing a spare
+/// copies its whole old buffer), else the last kept.
+fn spare(ops: usize, units: usize) -> Option<Compact> {
+    let mut spares = SPARES.try_lock().ok()?;
+    let fits = |c: &Compact| c.ops.capacity() >= ops && c.strings.capacity() >= units;
+    match spares.iter().rposition(fits) {
+        Some(i) => Some(spares.swap_remove(i)),
+        None => spares.pop(),
+    }
+}
+
+/// Keeps `part`'s buffers, emptied, for a later writer; frees them when it
+/// is large, the list is full or another thread holds it.
+fn keep_spare(mut part: Compact) {
+    let bytes = part.ops.capacity() * 4
+        + part.numbers.capacity() * 8
+        + part.strings.capacity() * 2
+        + part.ends.capacity() * 4;
+    if bytes > SPARE_BYTES_MAX {
+        return;
+    }
+    part.ops.clear();
+    part.numbers.clear();
+    part.strings.clear();
+    part.ends.clear();
+    part.shapes.clear();
+    if let Ok(mut spares) = SPARES.try_lock()
+        && spares.len() < SPARES_MAX
+    {
+        spares.push(part);
     }
 }

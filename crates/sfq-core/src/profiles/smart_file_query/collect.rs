@@ -51,30 +51,44 @@ pub(super) fn with_view<R>(
         }
         _ => text,
     };
-    let mut hits: Vec<Hit> = Vec::new();
+    let mut hits = HITS.take();
     let cancelled = || cancel.is_cancelled();
     let outcome = search::find(&text, &config.matcher, mode, &cancelled, &mut |hit| {
         hits.push(hit);
         hits.len() < limit
     });
-    if outcome.is_err() {
-        return Outcome::Skipped(SkipReason::RegexBudgetExceeded);
+    let out = if outcome.is_err() {
+        Outcome::Skipped(SkipReason::RegexBudgetExceeded)
+    } else if hits.is_empty() {
+        Outcome::NoMatch
+    } else {
+        let view = FileView::new(
+            cand.rel(),
+            size,
+            &text,
+            &hits,
+            config.context_lines,
+            config.include_all_content,
+            truncated,
+        )
+        .cut_lines(config.max_line_length);
+        Outcome::Matched(f(view))
+    };
+    hits.clear();
+    if hits.capacity() <= HITS_KEPT {
+        HITS.set(hits);
     }
-    if hits.is_empty() {
-        return Outcome::NoMatch;
-    }
-    let view = FileView::new(
-        cand.rel(),
-        size,
-        &text,
-        &hits,
-        config.context_lines,
-        config.include_all_content,
-        truncated,
-    )
-    .cut_lines(config.max_line_length);
-    Outcome::Matched(f(view))
+    out
 }
+
+thread_local! {
+    /// A thread's list of one file's matches, kept from file to file (grown
+    /// one push at a time, it was a few reallocations a file).
+    static HITS: std::cell::Cell<Vec<Hit>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The longest list of matches a thread keeps for its next file.
+const HITS_KEPT: usize = 4096;
 
 /// The error when a file searched again (for a cut, or to stream it) no
 /// longer gives the matches its first search found.
