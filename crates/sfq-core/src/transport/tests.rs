@@ -164,3 +164,38 @@ fn assembled_parts_decode_to_the_whole() {
     });
     assert_eq!(got, want);
 }
+
+/// A spliced part's buffers are kept for later writers (see
+/// `Assembler::splice`): a writer that gets them starts empty, whatever the
+/// earlier part held (numbers, shapes, strings of other lengths), and the
+/// assembled value is what the parts wrote.
+#[test]
+fn writers_given_a_spliced_parts_buffers_start_empty() {
+    let value = |k: u64| if k.is_multiple_of(3) { (1u64 << 40) + k } else { k };
+    let text = |k: u64| "v".repeat(1 + (k as usize * 7) % 40);
+    let mut asm = Assembler::new();
+    let at = asm.begin_array();
+    for k in 0..200u64 {
+        let mut w = Writer::with_capacity(8, 2, 8);
+        let shape = if k.is_multiple_of(2) { w.shape(&["n", "s"]) } else { w.shape(&["s", "n"]) };
+        w.object(shape);
+        let s = w.add_str(&text(k));
+        if k.is_multiple_of(2) {
+            w.number(value(k));
+            w.string(s);
+        } else {
+            w.string(s);
+            w.number(value(k));
+        }
+        asm.splice(w.finish());
+    }
+    asm.end_array(at, 200);
+    let whole = asm.finish();
+    let want: Vec<serde_json::Value> =
+        (0..200u64).map(|k| serde_json::json!({"n": value(k), "s": text(k)})).collect();
+    assert_eq!(to_json_value(&whole), serde_json::Value::Array(want));
+    // Nothing of an earlier part came along: exactly the parts' own.
+    assert_eq!(whole.strings.len(), (0..200).map(|k| text(k).len()).sum::<usize>());
+    assert_eq!((whole.ends.len(), whole.numbers.len(), whole.shapes.len()), (200, 67, 2));
+    assert_eq!(whole.ops.len(), 2 + 200 * 6);
+}
