@@ -392,8 +392,20 @@ impl Candidates {
     }
 
     /// The candidates as a list of their own.
-    pub fn into_vec(self) -> Vec<Candidate> {
-        Arc::unwrap_or_clone(self.items)
+    pub fn into_vec(mut self) -> Vec<Candidate> {
+        Arc::unwrap_or_clone(std::mem::take(&mut self.items))
+    }
+}
+
+/// A list of more candidates than this, when its last holder lets it go,
+/// is freed off the calling thread (see [`crate::disposal`]).
+const FREED_LATER: usize = 20_000;
+
+impl Drop for Candidates {
+    fn drop(&mut self) {
+        if self.items.len() > FREED_LATER && Arc::strong_count(&self.items) == 1 {
+            crate::disposal::later(std::mem::take(&mut self.items));
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 pub(crate) mod cancel;
 pub(crate) mod dirfd;
 pub(crate) mod discovery;
+pub(crate) mod disposal;
 pub(crate) mod engine;
 pub(crate) mod error;
 pub(crate) mod excludes;

@@ -220,11 +220,18 @@ fn finish(walker: Walker<'_>, extra: Vec<Entry>, mode: Mode) -> Result<Listing, 
 /// [`walker::DirOut`]) in path order: the parts merged depth first from
 /// slot 0, in place (the listing is held once, plus four bytes an entry for
 /// the order).
-fn assemble(mut parts: walker::Parts, entries: &mut [Entry]) {
-    parts.outs.sort_unstable_by_key(|p| p.slot);
-    let parts = parts;
-    let part =
-        |slot: u32| parts.outs.binary_search_by_key(&slot, |p| p.slot).ok().map(|i| &parts.outs[i]);
+fn assemble(parts: walker::Parts, entries: &mut [Entry]) {
+    // Where each slot's part is (a directory that could not be read has
+    // none): one lookup a subdirectory, not a search among a million parts.
+    let slots = parts.outs.iter().map(|p| p.slot as usize + 1).max().unwrap_or(0);
+    let mut at_slot = vec![u32::MAX; slots];
+    for (i, p) in parts.outs.iter().enumerate() {
+        at_slot[p.slot as usize] = i as u32;
+    }
+    let part = |slot: u32| {
+        let i = *at_slot.get(slot as usize)?;
+        parts.outs.get(i as usize)
+    };
     /// A part being merged: its next entry and next subdirectory.
     struct Open<'p> {
         part: &'p walker::DirOut,
@@ -313,8 +320,29 @@ pub(crate) fn abs_bytes(e: &Entry) -> &[u8] {
 
 /// Puts at each `i` the entry now at `order[i]` (a permutation), in place:
 /// each cycle in turn, by swaps.
-fn permute(entries: &mut [Entry], mut order: Vec<u32>) {
+///
+/// Each swap's entry is where the cycle's previous step pointed: followed
+/// one after the other, every step waited for a cache miss (a million-entry
+/// listing is 48 MB; its assembly was a serial tenth of a second while the
+/// other cores idled). The cycle's positions a few steps ahead are read
+/// from `order` (not yet changed there) and their entries fetched early.
+fn permute<T>(entries: &mut [T], mut order: Vec<u32>) {
+    /// How many steps ahead of the swap an entry is fetched.
+    const AHEAD: usize = 8;
     for start in 0..order.len() {
+        if order[start] as usize == start {
+            continue;
+        }
+        // The position AHEAD steps on along the cycle (stops at `start`,
+        // whose `order` is rewritten by the first step).
+        let mut ahead = start;
+        for _ in 0..AHEAD {
+            ahead = order[ahead] as usize;
+            if ahead == start {
+                break;
+            }
+            prefetch(&entries[ahead]);
+        }
         let mut at = start;
         loop {
             let from = order[at] as usize;
@@ -323,10 +351,36 @@ fn permute(entries: &mut [Entry], mut order: Vec<u32>) {
             if from == start || from == at {
                 break;
             }
+            if ahead != start {
+                ahead = order[ahead] as usize;
+                if ahead != start {
+                    prefetch(&entries[ahead]);
+                }
+            }
             entries.swap(at, from);
             at = from;
         }
     }
+}
+
+/// Asks for `value`'s cache lines ahead of its use (a hint; nothing where
+/// the target has no stable prefetch instruction).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let first = (value as *const T).cast::<i8>();
+        let last = first.wrapping_add(std::mem::size_of::<T>().saturating_sub(1));
+        // SAFETY: a prefetch never faults nor changes memory; both addresses
+        // lie within `value`.
+        unsafe {
+            _mm_prefetch(first, _MM_HINT_T0);
+            _mm_prefetch(last, _MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 fn walk_plain(
@@ -646,4 +700,46 @@ fn walk_git(
     let listing =
         finish(walker, extra, Mode::Git { top: repo.top.clone(), git_dir: repo.git_dir.clone() })?;
     Ok(submodule::merge(listing, submodules, config))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The permutation in place gives what a gather gives, for cycles of
+    /// every length (fixed points, pairs, cycles longer than the look-ahead,
+    /// one cycle through everything).
+    #[test]
+    fn permute_in_place_equals_a_gather() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for n in [0usize, 1, 2, 3, 9, 17, 100, 1000, 4096] {
+            for kind in 0..4 {
+                let mut order: Vec<u32> = (0..n as u32).collect();
+                match kind {
+                    0 => {}
+                    1 => order.reverse(),
+                    2 => {
+                        // One cycle through every position.
+                        order = (0..n as u32).map(|i| (i + 1) % n.max(1) as u32).collect();
+                    }
+                    _ => {
+                        for i in (1..n).rev() {
+                            let j = next(i + 1);
+                            order.swap(i, j);
+                        }
+                    }
+                }
+                let items: Vec<String> = (0..n).map(|i| format!("item {i}")).collect();
+                let gathered: Vec<String> =
+                    order.iter().map(|&i| items[i as usize].clone()).collect();
+                let mut permuted = items;
+                super::permute(&mut permuted, order);
+                assert_eq!(permuted, gathered, "n = {n}, kind = {kind}");
+            }
+        }
+    }
 }
