@@ -136,13 +136,14 @@ impl ContentCache {
         needles: Option<&Needles>,
         threads: usize,
     ) -> Resolved {
-        // Taken before the entries are looked at: the texts lent stay alive
-        // while it is held.
-        let pin = self.grave.pin();
         let memo = slots.and_then(Slots::get).filter(|(_, ids)| ids.len() == candidates.len());
         // One read lock for the whole pass: the filters' places and the
         // blocks read are those of one moment.
         let inner = self.read_lock();
+        // Taken under that lock, before the entries are looked at: the texts
+        // lent stay alive while it is held, and a text made after it cannot
+        // be lent to it (see `pin`).
+        let pin = self.grave.pin();
         let calls = inner.calls;
         let version = inner.entries.version();
         // Which files of each block may match: one word per 64 files.
