@@ -104,6 +104,53 @@ describe('a session', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it('without a watch keeps its listing while the stamps of what the walk read hold, and follows every change a cold call sees', async () => {
+    const root = tree({
+      '.gitignore': '*.log\n',
+      'src/a.ts': 'const needle = 1;\n',
+      'src/deep/b.ts': 'export const needle = 2;\n',
+      'docs/c.md': 'a needle in prose\n',
+      'x.log': 'needle in a log\n',
+    });
+    gitInit(root);
+    // Out of the racy window: a folder changed within 2 s of a walk is
+    // not trusted by the next call.
+    await new Promise((r) => setTimeout(r, 2200));
+    const session = await api.openSession({ cwd: root, watch: false });
+    const ask = (q = 'needle') => {
+      same(session.smartFileQuerySync({ regex: q }), api.smartFileQuerySync({ regex: q, cwd: root }));
+      same(session.globFilesSync({ pattern: '**/*' }), api.globFilesSync({ pattern: '**/*', cwd: root }));
+    };
+    ask();
+    const first = session.stats();
+    expect(first.watching).toBe(false);
+    expect(first.listedEntries).toBeGreaterThan(0);
+    ask();
+    expect(session.stats().freshness).toBe('statRevalidation');
+    expect(session.stats().listedEntries).toBe(first.listedEntries);
+    // A new file in a folder, an ignore line written in place, a folder
+    // removed, a same-size edit, each made while a listing walked out of
+    // the racy window is kept: each answer is the cold one.
+    const settled = async () => {
+      await new Promise((r) => setTimeout(r, 2200));
+      ask();
+      expect(session.stats().listedEntries).toBeGreaterThan(0);
+    };
+    writeFileSync(join(root, 'src/deep/new.ts'), 'const needle = 3;\n');
+    ask();
+    await settled();
+    writeFileSync(join(root, '.gitignore'), '*.log\ndocs/\n');
+    ask();
+    await settled();
+    rmSync(join(root, 'src/deep'), { recursive: true, force: true });
+    ask();
+    await settled();
+    writeFileSync(join(root, 'src/a.ts'), 'const nEEdle = 1;\n');
+    ask('needle|nEEdle');
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('outside git: ignore files still apply and answers follow the tree', async () => {
     const root = tree({ '.gitignore': 'skip/\n', 'skip/x.txt': 'needle\n', 'keep/y.txt': 'needle\n', 'z.txt': 'none\n' });
     const session = await api.openSession({ cwd: root });

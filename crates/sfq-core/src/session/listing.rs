@@ -88,6 +88,9 @@ pub struct Whole {
     /// listing, so it goes with it at the first change of the tree's
     /// names, of its ignore rules or of the index.
     left_out_memo: Mutex<Vec<(String, NotCheckedOut)>>,
+    /// Kept without a watch: what its walk read, stamped (see
+    /// [`super::stamps`]); it is current while they hold.
+    pub stamps: Option<Arc<super::stamps::Stamps>>,
 }
 
 /// At most this many paths of sparse directories are kept in all by a
@@ -143,7 +146,14 @@ impl Whole {
             odd,
             left_out: false,
             left_out_memo: Mutex::default(),
+            stamps: None,
         })
+    }
+
+    /// The listing, kept without a watch by the stamps of its walk.
+    pub fn with_stamps(mut self, stamps: Option<Arc<super::stamps::Stamps>>) -> Whole {
+        self.stamps = stamps;
+        self
     }
 
     /// What a sparse checkout left out for the profile of `key`
@@ -191,6 +201,7 @@ impl Whole {
             + self.odd.values().map(|p| p.as_os_str().len() + 48).sum::<usize>()
             + self.left_out_bytes()) as u64
             + self.root.as_os_str().len() as u64
+            + self.stamps.as_ref().map_or(0, |s| s.bytes())
     }
 
     /// What the kept reports of paths left out by a sparse checkout take.
@@ -470,14 +481,17 @@ impl Listings {
             })
         };
         if profile.metadata {
-            self.fill_metas(&mut out);
+            // Kept sizes and times are kept fresh by the watch's events:
+            // without a watch, each is taken again.
+            self.fill_metas(&mut out, whole.stamps.is_none());
         }
         out
     }
 
-    /// Sets the size and time of each file of `entries`: kept ones, else
-    /// `lstat`ed now (and kept unless a drain read events meanwhile).
-    fn fill_metas(&self, entries: &mut [Entry]) {
+    /// Sets the size and time of each file of `entries`: kept ones (when
+    /// `kept`), else `lstat`ed now (and kept unless a drain read events
+    /// meanwhile, or not `kept`).
+    fn fill_metas(&self, entries: &mut [Entry], kept: bool) {
         let (epoch, mut missing) = {
             let st = self.lock();
             let mut missing = Vec::new();
@@ -487,7 +501,7 @@ impl Listings {
                 }
                 // (Every entry has its absolute path when sizes are asked for.)
                 let Some(abs) = &e.abs_path else { continue };
-                match st.metas.get(abs.as_os_str().as_encoded_bytes()) {
+                match st.metas.get(abs.as_os_str().as_encoded_bytes()).filter(|_| kept) {
                     Some(m) => set(e, *m),
                     None => missing.push(i),
                 }
@@ -504,7 +518,7 @@ impl Listings {
         }
         let held = self.bytes();
         let mut st = self.lock();
-        if st.epoch == epoch && held < self.limit {
+        if kept && st.epoch == epoch && held < self.limit {
             for (k, m) in found {
                 let k: Box<[u8]> = k.into_os_string().into_encoded_bytes().into();
                 let len = k.len() as u64;

@@ -16,6 +16,7 @@ pub mod cache;
 pub mod grams;
 pub mod listing;
 pub mod slices;
+pub mod stamps;
 pub mod table;
 pub mod watch;
 
@@ -51,8 +52,9 @@ pub enum Freshness {
     /// The tree was walked again (the first call on a folder, a change the
     /// watch reported, a call whose walk cannot come from a kept listing).
     Rebuild = 2,
-    /// No working watch: the tree was walked and every text checked
-    /// against its file's stat.
+    /// No working watch: the kept listing was used while the stamps of
+    /// what its walk read held (else the tree was walked), and every text
+    /// was checked against its file's stat.
     StatRevalidation = 3,
 }
 
@@ -140,7 +142,7 @@ impl Store {
                 self.walk(root, profile, cancel, report_dropped, observer, None)
             }
             Plan::WalkLeftOut(observer, whole) => {
-                self.walk(root, profile, cancel, report_dropped, Some(observer), Some(&whole))
+                self.walk(root, profile, cancel, report_dropped, observer, Some(&whole))
             }
             Plan::Whole(whole) => {
                 let mut listed = Listed::of(self.listings.filter(&whole, profile));
@@ -182,7 +184,7 @@ impl Store {
                 return Ok(Some(listed));
             }
             Plan::Walk(observer) => (observer, None),
-            Plan::WalkLeftOut(observer, whole) => (Some(observer), Some(whole)),
+            Plan::WalkLeftOut(observer, whole) => (observer, Some(whole)),
         };
         let listed =
             self.walk(root, profile, cancel, report_dropped, observer, remember.as_deref())?;
@@ -223,48 +225,57 @@ impl Store {
         cancel: &Cancel,
         left_out: bool,
     ) -> Result<Plan> {
-        let Some(watcher) = self.watcher.as_ref().filter(|w| w.healthy()) else {
-            self.note(Freshness::StatRevalidation);
-            return Ok(Plan::Walk(None));
+        // A working watch proves a kept listing current; without one, the
+        // stamps of what its walk read do (see `stamps`).
+        let watcher = self.watcher.as_ref().filter(|w| w.healthy());
+        let (kept_as, rebuilt_as) = match watcher {
+            Some(_) => (Freshness::WatcherDrain, Freshness::Rebuild),
+            None => (Freshness::StatRevalidation, Freshness::StatRevalidation),
         };
+        // The observer of a walk whose listing is not kept: the watch.
+        let told = || watcher.cloned().map(|w| -> Arc<dyn WalkObserver> { w });
         // Texts are keyed by path: a root reached through a symlink could
         // later name other files by the same paths, unseen by the watch.
         if std::fs::canonicalize(root).ok().as_deref() != Some(root) {
             self.note(Freshness::StatRevalidation);
             return Ok(Plan::Walk(None));
         }
-        let observer: Arc<dyn WalkObserver> = watcher.clone();
         let filterable = profile.ignore_files
             && !profile.recurse_submodules
             && profile.filter.as_ref().is_none_or(|f| !f.forces());
         if !filterable {
-            self.note(Freshness::Rebuild);
-            return Ok(Plan::Walk(Some(observer)));
+            self.note(rebuilt_as);
+            return Ok(Plan::Walk(told()));
         }
         let clock = self.listings.clock();
         let fingerprint = match WalkConfig::builder(root).build() {
             Ok(config) => sfq_walk::discovery::fingerprint(&config),
             Err(_) => {
-                self.note(Freshness::Rebuild);
+                self.note(rebuilt_as);
                 return Ok(Plan::Walk(None));
             }
         };
+        let current = |whole: &Whole| match (&whole.stamps, watcher) {
+            (Some(stamps), _) => stamps.current(profile.threads),
+            (None, Some(w)) => w.healthy(),
+            (None, None) => false,
+        };
         match self.listings.find(root, &fingerprint) {
-            Some(Found::Entries(whole)) if watcher.healthy() => {
+            Some(Found::Entries(whole)) if current(&whole) => {
                 if left_out && whole.left_out && !knows_left_out(&whole, profile) {
-                    self.note(Freshness::Rebuild);
-                    return Ok(Plan::WalkLeftOut(observer, whole));
+                    self.note(rebuilt_as);
+                    return Ok(Plan::WalkLeftOut(told(), whole));
                 }
-                self.note(Freshness::WatcherDrain);
+                self.note(kept_as);
                 return Ok(Plan::Whole(whole));
             }
             Some(Found::Walk) => {
-                self.note(Freshness::Rebuild);
-                return Ok(Plan::Walk(Some(observer)));
+                self.note(rebuilt_as);
+                return Ok(Plan::Walk(told()));
             }
             _ => {}
         }
-        self.note(Freshness::Rebuild);
+        self.note(rebuilt_as);
         let whole_profile = DiscoveryProfile {
             prune_names: Vec::new(),
             filter: None,
@@ -279,19 +290,25 @@ impl Store {
             recurse_submodules: false,
             source: Source::Disk,
         };
-        let whole =
-            discovery::walk_listing(root, &whole_profile, cancel, false, Some(observer.clone()))?;
+        let (observer, stamps): (Arc<dyn WalkObserver>, _) = match watcher {
+            Some(w) => (w.clone(), None),
+            None => {
+                let stamps = Arc::new(stamps::Stamps::new());
+                (stamps.clone(), Some(stamps))
+            }
+        };
+        let whole = discovery::walk_listing(root, &whole_profile, cancel, false, Some(observer))?;
         let filterable = whole.unreadable.is_empty();
         let sparse = whole.not_checked_out.files > 0 || !whole.not_checked_out.dirs.is_empty();
-        let whole = if filterable && watcher.healthy() {
-            Whole::new(root, whole.items).map(|w| w.with_left_out(sparse))
+        let whole = if filterable && watcher.is_none_or(|w| w.healthy()) {
+            Whole::new(root, whole.items).map(|w| w.with_left_out(sparse).with_stamps(stamps))
         } else {
             None
         };
         let Some(whole) = whole else {
             self.listings.keep(root, fingerprint, clock, None);
             self.reserve();
-            return Ok(Plan::Walk(Some(observer)));
+            return Ok(Plan::Walk(told()));
         };
         let whole = Arc::new(whole);
         // Too large for the budget: used for this call only; later calls
@@ -300,7 +317,7 @@ impl Store {
         self.listings.keep(root, fingerprint, clock, kept);
         self.reserve();
         if left_out && whole.left_out {
-            return Ok(Plan::WalkLeftOut(observer, whole));
+            return Ok(Plan::WalkLeftOut(told(), whole));
         }
         Ok(Plan::Whole(whole))
     }
@@ -335,7 +352,7 @@ enum Plan {
     /// Walk, as a call that reports what a sparse checkout left out does
     /// the first time for its profile, and keep that report with the kept
     /// whole listing (current when the call began) for the next.
-    WalkLeftOut(Arc<dyn WalkObserver>, Arc<Whole>),
+    WalkLeftOut(Option<Arc<dyn WalkObserver>>, Arc<Whole>),
 }
 
 /// Whether `whole` keeps what a sparse checkout left out for `profile`

@@ -57,6 +57,10 @@ pub trait WalkObserver: Send + Sync {
     /// The directory at `path` is about to be read; on Linux `fd` is its
     /// open descriptor (the entries read are those of this very inode).
     fn dir_used(&self, path: &Path, fd: Option<i32>);
+
+    /// The ignore file at `path` is about to be read: its contents shape
+    /// the listing as the directories' entries do.
+    fn file_read(&self, _path: &Path) {}
 }
 
 /// A filter over paths relative to a subfolder (a submodule, a `path`

@@ -320,6 +320,9 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let path = dir_abs.join(os_str(name));
+            if let Some(o) = &self.cfg.observer {
+                o.file_read(&path);
+            }
             match read_pattern_file(&path) {
                 Ok(PatternFile::Content(data)) => {
                     let list = RuleList::parse(&data, &base);
@@ -355,6 +358,9 @@ impl<'a> Walker<'a> {
         let mut base = rel.to_vec();
         if !base.is_empty() {
             base.push(b'/');
+        }
+        if let Some(o) = &self.cfg.observer {
+            o.file_read(&path);
         }
         match read_pattern_file(&path) {
             Ok(PatternFile::Content(data)) => {

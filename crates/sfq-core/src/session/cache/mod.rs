@@ -444,8 +444,7 @@ impl ContentCache {
     ) {
         let started_ns =
             started.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i128);
-        let racy = stamp.mtime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128
-            || stamp.ctime_ns >= started_ns - RACY_WINDOW.as_nanos() as i128;
+        let racy = stamp.racy(started_ns);
         let may_trust = watched && stamp.nlink == 1;
         if racy && !may_trust {
             return;
@@ -583,10 +582,10 @@ mod deferred;
 mod pin;
 mod resolve;
 mod stamp;
+pub(crate) use stamp::Stamp;
 #[cfg(test)]
 mod tests;
 
 use budget::Room;
 use pin::{Graveyard, Shared};
 pub use resolve::{Look, Resolved, Slots};
-use stamp::Stamp;

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 /// What identifies a file's contents without reading them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Stamp {
+pub(crate) struct Stamp {
     pub(super) dev: u64,
     pub(super) ino: u64,
     pub(super) mode: u32,
@@ -25,6 +25,21 @@ impl Stamp {
             return None;
         }
         Some(Stamp::from_metadata(path, &meta))
+    }
+
+    /// The stamp of whatever is at `path` (a folder too; not following a
+    /// symlink); `None` when nothing is there or it cannot be `lstat`ed.
+    pub(crate) fn of_any(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        Some(Stamp::from_metadata(path, &meta))
+    }
+
+    /// Whether it was changed within [`super::RACY_WINDOW`] before
+    /// `started_ns` or later: a change in the same timestamp tick after it
+    /// was taken would leave it as it is.
+    pub(crate) fn racy(&self, started_ns: i128) -> bool {
+        let since = started_ns - super::RACY_WINDOW.as_nanos() as i128;
+        self.mtime_ns >= since || self.ctime_ns >= since
     }
 
     #[cfg(unix)]
