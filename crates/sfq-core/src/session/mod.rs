@@ -176,7 +176,11 @@ impl Store {
             Plan::Whole(whole) => {
                 let (items, slots, dropped) = self.listings.view(&whole, key, profile);
                 let mut listed = Listed::of(Candidates::shared(items, slots));
-                listed.deferred = deferred(root, profile, report_dropped, Some(dropped));
+                // What the profile's walk dropped is kept fresh by the
+                // watch, which watched the ignored folders that walk read;
+                // the stamps do not cover them: looked at again each time.
+                let memo = whole.stamps.is_none().then_some(dropped);
+                listed.deferred = deferred(root, profile, report_dropped, memo);
                 if left_out {
                     listed.not_checked_out = left_out_of(&whole, profile);
                 }
