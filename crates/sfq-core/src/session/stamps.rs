@@ -65,6 +65,14 @@ impl Stamps {
         self.seen().push((path, stamp));
     }
 
+    /// Records `path` only when something is there (a name appearing in a
+    /// stamped folder moves that folder's stamp).
+    fn record_present(&self, path: PathBuf) {
+        if let Some(stamp) = Stamp::of_any(&path) {
+            self.seen().push((path, Some(stamp)));
+        }
+    }
+
     /// Bytes held (counted with the listing).
     pub fn bytes(&self) -> u64 {
         let seen = self.seen();
@@ -98,7 +106,7 @@ impl Stamps {
 impl WalkObserver for Stamps {
     fn dir_used(&self, path: &Path, _fd: Option<i32>) {
         self.record(path.to_path_buf());
-        self.record(path.join(".git"));
+        self.record_present(path.join(".git"));
     }
 
     fn file_read(&self, path: &Path) {
