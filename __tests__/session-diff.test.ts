@@ -33,15 +33,6 @@ describe('a session against cold calls', () => {
     expect(stats).toMatchObject({ watching: false, freshness: 'statRevalidation', trustedFiles: 0 });
   }, 900_000);
 
-  // Its step 291 once answered a 0-matches hint from what a profile's walk
-  // dropped, kept with a listing the stamps proved current, while an
-  // ignored folder (not stamped) had changed.
-  it('seed 1, watch: false, 300 steps (the kept listing by stamps): no difference', async () => {
-    const { differences, stats } = await runSeed(1, 300, { watch: false });
-    expect(differences).toEqual([]);
-    expect(stats).toMatchObject({ watching: false, freshness: 'statRevalidation' });
-  }, 900_000);
-
   it('seed 9, a 1 MiB budget under 2 MB of texts (dropped and read again, entries made room for; held within the budget at the end, the slots of the listings and the watched folders counted): no difference', async () => {
     const { differences, stats } = await runSeed(9, 250, { memoryBudgetMB: 1 });
     expect(differences).toEqual([]);
