@@ -4,8 +4,9 @@
 //! Without a watch (`watch: false`, a tree past the system's watch limit,
 //! systems with no watcher here) a listing is kept with the stamp (device,
 //! inode, mode, size, mtime and ctime in ns) of every folder its walk read
-//! or looked into, of the `.git` in each (a nested repository is not
-//! entered), and of every ignore file it read. A name created, removed or
+//! or looked into, of the `.git` where there is one (a nested repository
+//! is not entered; one appearing moves its folder's stamp), and of every
+//! ignore file it read. A name created, removed or
 //! renamed in a folder moves the folder's mtime; an ignore file written
 //! moves its own; a folder's mode moves its ctime. A later call uses the
 //! listing only while every stamp is what it was, and none was racy: taken
