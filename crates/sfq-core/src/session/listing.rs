@@ -460,26 +460,13 @@ impl Listings {
     /// on the profile's threads, with sizes and times (as they are now)
     /// when the profile asks for them.
     pub fn filter(&self, whole: &Whole, profile: &DiscoveryProfile) -> Vec<Entry> {
-        let parts = profile.threads.clamp(1, 8).min(whole.len() / 4096 + 1);
-        let mut out = if parts <= 1 {
-            filter(whole, 0..whole.len(), profile)
-        } else {
-            let size = whole.len().div_ceil(parts);
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..whole.len())
-                    .step_by(size)
-                    .map(|start| {
-                        let range = start..(start + size).min(whole.len());
-                        s.spawn(move || filter(whole, range, profile))
-                    })
-                    .collect();
-                let mut out = Vec::new();
-                for h in handles {
-                    out.extend(h.join().unwrap_or_default());
-                }
-                out
-            })
-        };
+        let mut out: Vec<Entry> =
+            super::in_parts(whole.len(), profile.threads, 4096, |r| filter(whole, r, profile))
+                .into_iter()
+                // (A stretch that panicked is not left out of the listing:
+                // the call fails, as a cold one would.)
+                .flat_map(|(_, part)| part.unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
         if profile.metadata {
             // Kept sizes and times are kept fresh by the watch's events:
             // without a watch, each is taken again.

@@ -405,6 +405,34 @@ fn deferred(
     })
 }
 
+/// `work` over `0..len` cut in up to `threads` stretches (at most 8, of at
+/// least `least` items each), on scoped threads when there are several:
+/// each stretch with its outcome, in order (`Err` for one whose work
+/// panicked; with a single stretch a panic goes on up).
+pub(crate) fn in_parts<R: Send>(
+    len: usize,
+    threads: usize,
+    least: usize,
+    work: impl Fn(std::ops::Range<usize>) -> R + Sync,
+) -> Vec<(std::ops::Range<usize>, std::thread::Result<R>)> {
+    let parts = threads.clamp(1, 8).min(len / least.max(1) + 1);
+    if parts <= 1 {
+        return vec![(0..len, Ok(work(0..len)))];
+    }
+    let size = len.div_ceil(parts);
+    let work = &work;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..len)
+            .step_by(size)
+            .map(|start| {
+                let range = start..(start + size).min(len);
+                (range.clone(), s.spawn(move || work(range)))
+            })
+            .collect();
+        handles.into_iter().map(|(range, h)| (range, h.join())).collect()
+    })
+}
+
 /// The options [`Session::open`] takes.
 pub const SESSION_OPTIONS: &[OptSpec] = &[
     opt("cwd", Kind::Str, "the tree the session answers for (default: process.cwd())")

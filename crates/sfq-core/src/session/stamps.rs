@@ -91,16 +91,9 @@ impl Stamps {
         let same = |part: &[(PathBuf, Option<Stamp>)]| {
             part.iter().all(|(path, stamp)| Stamp::of_any(path) == *stamp)
         };
-        let parts = threads.clamp(1, 8).min(seen.len() / PER_THREAD + 1);
-        if parts <= 1 {
-            return same(&seen);
-        }
-        let size = seen.len().div_ceil(parts);
-        std::thread::scope(|s| {
-            let checks: Vec<_> =
-                seen.chunks(size).map(|part| s.spawn(move || same(part))).collect();
-            checks.into_iter().all(|c| c.join().unwrap_or(false))
-        })
+        super::in_parts(seen.len(), threads, PER_THREAD, |r| same(&seen[r]))
+            .into_iter()
+            .all(|(_, same)| same.unwrap_or(false))
     }
 }
 

@@ -182,23 +182,23 @@ impl Lent {
 mod tests {
     use super::*;
 
-    fn text(s: &str) -> Arc<FileText> {
-        Arc::new(FileText::Utf8(s.to_string()))
+    /// An entry's text `s` in `grave`, and a weak reference that says
+    /// whether the text is still alive.
+    fn made(s: &str, grave: &Arc<Graveyard>) -> (Shared, std::sync::Weak<FileText>) {
+        let t = Arc::new(FileText::Utf8(s.to_string()));
+        let weak = Arc::downgrade(&t);
+        (Shared::new(t, grave), weak)
     }
 
     #[test]
     fn a_text_let_go_of_lives_until_the_pins_before_it_are_released() {
         let grave = Arc::new(Graveyard::default());
-        let t = text("alpha");
-        let weak = Arc::downgrade(&t);
-        let shared = Shared::new(t, &grave);
+        let (shared, weak) = made("alpha", &grave);
         // No pin: let go of, it is freed at once.
         drop(shared);
         assert!(weak.upgrade().is_none());
 
-        let t = text("beta");
-        let weak = Arc::downgrade(&t);
-        let shared = Shared::new(t, &grave);
+        let (shared, weak) = made("beta", &grave);
         let early = grave.pin();
         let lent = shared.lend();
         drop(shared);
@@ -219,14 +219,11 @@ mod tests {
     #[test]
     fn a_text_made_after_the_pins_held_is_freed_at_once() {
         let grave = Arc::new(Graveyard::default());
-        let old = text("before");
-        let old_weak = Arc::downgrade(&old);
-        let before = Shared::new(old, &grave);
+        let (before, old_weak) = made("before", &grave);
         let running = grave.pin();
         for i in 0..100 {
-            let t = text(&format!("read by the running call {i}"));
-            let weak = Arc::downgrade(&t);
-            drop(Shared::new(t, &grave));
+            let (text, weak) = made(&format!("read by the running call {i}"), &grave);
+            drop(text);
             assert!(weak.upgrade().is_none(), "text {i} kept");
         }
         assert_eq!(grave.waiting(), 0);
@@ -241,9 +238,8 @@ mod tests {
     fn a_pin_taken_after_a_text_was_let_go_of_does_not_keep_it() {
         let grave = Arc::new(Graveyard::default());
         let held = grave.pin();
-        let t = text("gamma");
-        let weak = Arc::downgrade(&t);
-        drop(Shared::new(t, &grave));
+        let (text, weak) = made("gamma", &grave);
+        drop(text);
         let after = grave.pin();
         drop(held);
         // Only `after` is held, and it came after the text was let go of.

@@ -211,29 +211,14 @@ impl ContentCache {
         };
         // Each file is a cache miss or two (its entry; its key too without
         // slots): worth threads from a few thousand on.
-        let parts = threads.clamp(1, 8).min(candidates.len() / 4096 + 1);
-        let size = candidates.len().div_ceil(parts).max(1);
-        let results: Vec<(Vec<Held>, Option<Looked>)> = if parts <= 1 {
-            vec![part(0, candidates)]
-        } else {
-            let part = &part;
-            std::thread::scope(|s| {
-                let handles: Vec<_> = candidates
-                    .chunks(size)
-                    .enumerate()
-                    .map(|(k, c)| s.spawn(move || part(k * size, c)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .zip(candidates.chunks(size))
-                    // (A part that panicked rules nothing out.)
-                    .map(|(h, c)| {
-                        h.join()
-                            .unwrap_or_else(|_| (c.iter().map(|_| Held::Unknown).collect(), None))
-                    })
-                    .collect()
+        let results: Vec<(Vec<Held>, Option<Looked>)> =
+            crate::session::in_parts(candidates.len(), threads, 4096, |r| {
+                part(r.start, &candidates[r])
             })
-        };
+            .into_iter()
+            // (A part that panicked rules nothing out.)
+            .map(|(r, done)| done.unwrap_or_else(|_| (r.map(|_| Held::Unknown).collect(), None)))
+            .collect();
         drop(inner);
         let mut held = Vec::with_capacity(candidates.len());
         let mut ids = Vec::new();
