@@ -636,9 +636,15 @@ describe('background execution', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     expect(started).toMatchObject({ status: 'running', task_id: expect.any(String) });
     expect(started.message).toMatch(/after 1 s/);
-    const status = await ok(slow, 'task_status', { task_id: started.task_id });
+    // The engine's counters, polled while the search runs (the fast chunk may
+    // not be through yet on a loaded or emulated machine: poll until its hits
+    // show; the 400 slow files keep the search running for far longer).
+    let status = await ok(slow, 'task_status', { task_id: started.task_id });
+    for (const until = Date.now() + 30_000; status.progress?.matches !== 2 && status.status === 'running' && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await ok(slow, 'task_status', { task_id: started.task_id });
+    }
     expect(status).toMatchObject({ status: 'running' });
-    // The engine's counters, polled while the search runs.
     expect(status.progress).toMatchObject({ files_total: expect.any(Number), files_searched: expect.any(Number), matches: 2 });
     // The first hits already found (a/ comes before the slow files).
     expect(status.progress.first_hits).toEqual([
