@@ -31,10 +31,10 @@ const { runSeed } = await import('../__tests__/helpers/session-diff.mjs');
 let total = 0;
 for (let seed = from; seed <= to; seed++) {
   const t = Date.now();
-  const { differences, stats } = await runSeed(seed, steps, { watch: mode !== 'nowatch', memoryBudgetMB, checkBudget });
+  const { differences, stats, reused } = await runSeed(seed, steps, { watch: mode !== 'nowatch', memoryBudgetMB, checkBudget });
   total += differences.length;
   for (const d of differences) console.log(JSON.stringify(d));
-  console.log(`seed ${seed} (${mode}): ${steps} steps, ${differences.length} differences, ${((Date.now() - t) / 1000).toFixed(1)} s (last call: ${stats.freshness}, ${stats.filesReused} files from memory, ${stats.filesReread} read, ${(stats.memoryBytes / 1024).toFixed(0)} KiB held)`);
+  console.log(`seed ${seed} (${mode}): ${steps} steps, ${differences.length} differences, ${((Date.now() - t) / 1000).toFixed(1)} s (${reused} files taken from memory over the run; last call: ${stats.freshness}, ${stats.filesReused} from memory, ${stats.filesReread} read, ${(stats.memoryBytes / 1024).toFixed(0)} KiB held)`);
 }
 console.log(total === 0 ? `no difference in ${to - from + 1} seeds × ${steps} steps (${mode})` : `${total} differences`);
 process.exit(total === 0 ? 0 : 1);
