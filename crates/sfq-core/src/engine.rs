@@ -269,6 +269,12 @@ where
     run_masked(candidates, held.as_ref(), threads, batching, cancel, work, |_| 0, collector)
 }
 
+/// How many searched candidates ahead of the one being searched a worker
+/// asks for the header of the text (see [`Resolved::prefetch`]), and for
+/// its first bytes.
+const PREFETCH_HEADERS: usize = 8;
+const PREFETCH_BYTES: usize = 4;
+
 /// [`run_over_in`], the candidates `held` marks pruned (a session's index
 /// proved they hold no match) given to the collector as "no match" in their
 /// place in path order, without going through the workers; `work` is given
@@ -318,7 +324,22 @@ where
         threads,
         batching,
         cancel,
-        |&i| {
+        |item: &usize| {
+            let i = *item;
+            if let Some(h) = pruned {
+                // The texts of the candidates a few places on in this
+                // worker's claim: their headers, then their first bytes.
+                // (`item` is an element of `searched`: its place by address.)
+                let at = (std::ptr::from_ref(item).addr()).wrapping_sub(searched.as_ptr().addr())
+                    / std::mem::size_of::<usize>();
+                let ahead = |k: usize| searched.get(at.wrapping_add(k)).copied();
+                if let Some(j) = ahead(PREFETCH_HEADERS) {
+                    h.prefetch(j, false);
+                }
+                if let Some(j) = ahead(PREFETCH_BYTES) {
+                    h.prefetch(j, true);
+                }
+            }
             crate::failpoint::hit("scan-file");
             // Never consumed when cancelled: the merge checks first.
             let outcome =

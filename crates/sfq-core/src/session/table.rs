@@ -132,20 +132,10 @@ impl<E> Table<E> {
     /// not the table's waits on each entry's cache miss otherwise.
     #[inline]
     pub fn prefetch(&self, slot: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let at = self.slots.as_ptr().wrapping_add(slot as usize).cast::<i8>();
-            // SAFETY: a prefetch reads nothing and cannot fault, whatever
-            // the address (`wrapping_add` makes one without dereferencing).
-            unsafe {
-                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T0>(at);
-                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(64));
-                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(128));
-            }
+        let at = self.slots.as_ptr().wrapping_add(slot as usize).cast::<u8>();
+        for line in 0..3 {
+            prefetch(at.wrapping_add(64 * line));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
     }
 
     /// Marks `slot` (when it is one) with `mark`.
@@ -223,6 +213,22 @@ impl<E> Table<E> {
         });
         self.generation += 1;
     }
+}
+
+/// Asks the processor to bring the cache line at `at` into its cache: a
+/// hint, which reads nothing and cannot fault, whatever the address (make
+/// it with `wrapping_add`, without dereferencing). Nothing elsewhere than
+/// on x86-64.
+#[inline(always)]
+pub fn prefetch(at: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 #[cfg(test)]

@@ -99,6 +99,27 @@ impl Resolved {
     pub fn is_pruned(&self, i: usize) -> bool {
         matches!(self.held.get(i), Some(Held::Pruned))
     }
+
+    /// Asks the processor for what the search of the `i`-th candidate
+    /// (any number) will touch first, a hint: its text's header, and with
+    /// `bytes` its first bytes too, which reads that header (ask for it a
+    /// few candidates earlier). A warm search over many small texts
+    /// otherwise waits on two cache misses a file, one after the other.
+    #[inline]
+    pub fn prefetch(&self, i: usize, bytes: bool) {
+        let Some(Held::Text(Ok(lent), _)) = self.held.get(i) else { return };
+        let text = lent.get(&self.pin);
+        if !bytes {
+            crate::session::table::prefetch(std::ptr::from_ref(text).cast());
+            return;
+        }
+        let first = match text {
+            FileText::Utf8(s) => s.as_ptr(),
+            FileText::Utf16 { units, .. } => units.as_ptr().cast(),
+        };
+        crate::session::table::prefetch(first);
+        crate::session::table::prefetch(first.wrapping_add(64));
+    }
 }
 
 impl ContentCache {
