@@ -1062,10 +1062,11 @@ export interface SessionStats {
    * listings and trusted contents were used as they were), `rebuild` (the
    * folders were walked again: the first call, a change of names, ignore
    * rules or git state, or a call whose walk cannot come from a kept
-   * listing), `statRevalidation` (no watch: the tree walked again and every
-   * candidate's stamp — device, inode, mode, size, mtime and ctime in ns —
-   * compared with the one its contents were read under), `none` before the
-   * first call.
+   * listing), `statRevalidation` (no watch: the kept listing used while the
+   * stamps of the folders and ignore files its walk read hold, else the
+   * tree walked again, and every candidate's stamp — device, inode, mode,
+   * size, mtime and ctime in ns — compared with the one its contents were
+   * read under), `none` before the first call.
    */
   freshness: 'watcherDrain' | 'rebuild' | 'statRevalidation' | 'none';
   /** Files the last call read from disk (new, changed, racy or evicted). */
