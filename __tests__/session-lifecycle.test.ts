@@ -2,7 +2,7 @@
 // sessions at once, calls overlapping while files are written, a process
 // exiting with sessions open, a folder outside git.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -147,6 +147,50 @@ describe('a session', () => {
     await settled();
     writeFileSync(join(root, 'src/a.ts'), 'const nEEdle = 1;\n');
     ask('needle|nEEdle');
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('keeps the folders the 0-matches hint looks into while the watch proves them current, and follows every change a cold call sees', async () => {
+    const root = tree({
+      '.gitignore': 'artifacts/\nvendored/\n',
+      'src/a.ts': 'const other = 1;\n',
+      'artifacts/one.js': 'const needle = 1;\n',
+      'artifacts/deep/two.js': 'needle(); needle();\n',
+      'vendored/three.js': 'no match here\n',
+    });
+    gitInit(root);
+    const session = await api.openSession({ cwd: root });
+    const watching = session.stats().watching;
+    // The hint gets its whole look (hintMs): its count is the cold one's.
+    const ask = () => {
+      const warm = session.grepContentSync({ pattern: 'needle', hintMs: 60000 });
+      same(warm, api.grepContentSync({ pattern: 'needle', hintMs: 60000, cwd: root }));
+      same(session.searchCodeSync('needle', { hintMs: 60000 }), api.searchCodeSync('needle', { hintMs: 60000, cwd: root }));
+      return warm.hint;
+    };
+    expect(ask()).toMatch(/^0 matches; 2 in files ignored/);
+    // Asked again with nothing changed: the looks come from memory.
+    ask();
+    if (watching) expect(session.stats().freshness).toBe('watcherDrain');
+    // A matching file in an ignored folder, one deeper, one removed, a
+    // folder renamed, an ignore rule changed, a file of it added to git's
+    // index: each answer is the cold one.
+    writeFileSync(join(root, 'vendored/four.js'), 'needle\n');
+    expect(ask()).toMatch(/^0 matches; 3 in files ignored/);
+    mkdirSync(join(root, 'artifacts/deep/deeper'));
+    writeFileSync(join(root, 'artifacts/deep/deeper/five.js'), 'needle\n');
+    expect(ask()).toMatch(/^0 matches; 4 in files ignored/);
+    rmSync(join(root, 'artifacts/one.js'));
+    expect(ask()).toMatch(/^0 matches; 3 in files ignored/);
+    renameSync(join(root, 'artifacts/deep'), join(root, 'artifacts/moved'));
+    ask();
+    writeFileSync(join(root, '.gitignore'), 'artifacts/\n');
+    ask();
+    git(root, 'add', '-f', 'artifacts/moved/two.js');
+    ask();
+    writeFileSync(join(root, 'artifacts/moved/two.js'), 'nothing now\n');
+    ask();
     session.close();
     rmSync(root, { recursive: true, force: true });
   });

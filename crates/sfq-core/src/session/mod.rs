@@ -15,6 +15,7 @@
 pub mod cache;
 pub mod grams;
 pub mod listing;
+pub mod looks;
 pub mod slices;
 pub mod stamps;
 pub mod table;
@@ -37,6 +38,7 @@ use crate::options::{Kind, OptSpec, RawOptions, opt};
 use crate::paths::resolve_root;
 use crate::{Command, Encoded, Format};
 use listing::{Found, Listings, Whole};
+use looks::{LookKey, Looks};
 use watch::Watcher;
 
 /// How a call established that what it used is fresh.
@@ -89,6 +91,15 @@ pub struct Store {
     watcher: Option<Arc<Watcher>>,
     /// The least fresh way a listing of the last call was established.
     freshness: AtomicU8,
+    /// The tree's root (canonical).
+    root: std::path::PathBuf,
+    /// The listings of folders walked without ignore rules (the 0-matches
+    /// hint's), kept while the watch proves them current.
+    looks: Looks,
+    /// At most this many bytes of them.
+    looks_limit: u64,
+    /// Calls begun (each drains the watch first).
+    calls: AtomicU64,
 }
 
 impl Store {
@@ -99,10 +110,14 @@ impl Store {
         let watcher =
             if watch && !watch::network_fs(&root) { Watcher::new().map(Arc::new) } else { None };
         Store {
-            cache: ContentCache::new(root, budget, watcher.clone()),
+            cache: ContentCache::new(root.clone(), budget, watcher.clone()),
             listings: Listings::new(budget / 2),
             watcher,
             freshness: AtomicU8::new(0),
+            root,
+            looks: Looks::default(),
+            looks_limit: budget / 32,
+            calls: AtomicU64::new(0),
         }
     }
 
@@ -115,6 +130,7 @@ impl Store {
     /// reports to the listings and texts.
     fn refresh(&self) {
         self.freshness.store(Freshness::None as u8, Ordering::Relaxed);
+        self.calls.fetch_add(1, Ordering::Relaxed);
         if let Some(w) = &self.watcher {
             let drained = w.drain();
             self.listings.invalidate(&drained);
@@ -137,9 +153,15 @@ impl Store {
         cancel: &Cancel,
         report_dropped: bool,
     ) -> Result<Listed<Vec<Entry>>> {
-        match self.plan(root, profile, cancel, true)? {
+        match self.plan(root, profile, cancel, true, !report_dropped)? {
             Plan::Walk(observer) => {
                 self.walk(root, profile, cancel, report_dropped, observer, None)
+            }
+            Plan::Looked(entries) => Ok(Listed::of(entries.to_vec())),
+            Plan::WalkLook(observer, key) => {
+                let listed = self.walk(root, profile, cancel, report_dropped, observer, None)?;
+                self.keep_look(key, &listed);
+                Ok(listed)
             }
             Plan::WalkLeftOut(observer, whole) => {
                 self.walk(root, profile, cancel, report_dropped, observer, Some(&whole))
@@ -172,24 +194,34 @@ impl Store {
         left_out: bool,
     ) -> Result<Option<Listed<Candidates>>> {
         let Some(key) = listing::view_key(profile) else { return Ok(None) };
-        let (observer, remember) = match self.plan(root, profile, cancel, left_out)? {
-            Plan::Whole(whole) => {
-                let (items, slots, dropped) = self.listings.view(&whole, key, profile);
-                let mut listed = Listed::of(Candidates::shared(items, slots));
-                // What the profile's walk dropped is kept fresh by the
-                // watch, which watched the ignored folders that walk read;
-                // the stamps do not cover them: looked at again each time.
-                let memo = whole.stamps.is_none().then_some(dropped);
-                listed.deferred = deferred(root, profile, report_dropped, memo);
-                if left_out {
-                    listed.not_checked_out = left_out_of(&whole, profile);
+        let (observer, remember) =
+            match self.plan(root, profile, cancel, left_out, !report_dropped)? {
+                Plan::Whole(whole) => {
+                    let (items, slots, dropped) = self.listings.view(&whole, key, profile);
+                    let mut listed = Listed::of(Candidates::shared(items, slots));
+                    // What the profile's walk dropped is kept fresh by the
+                    // watch, which watched the ignored folders that walk read;
+                    // the stamps do not cover them: looked at again each time.
+                    let memo = whole.stamps.is_none().then_some(dropped);
+                    listed.deferred = deferred(root, profile, report_dropped, memo);
+                    if left_out {
+                        listed.not_checked_out = left_out_of(&whole, profile);
+                    }
+                    self.reserve();
+                    return Ok(Some(listed));
                 }
-                self.reserve();
-                return Ok(Some(listed));
-            }
-            Plan::Walk(observer) => (observer, None),
-            Plan::WalkLeftOut(observer, whole) => (observer, Some(whole)),
-        };
+                Plan::Walk(observer) => (observer, None),
+                Plan::WalkLeftOut(observer, whole) => (observer, Some(whole)),
+                Plan::Looked(entries) => {
+                    return Ok(Some(Listed::of(entries.to_vec()).into_candidates(root)));
+                }
+                Plan::WalkLook(observer, key) => {
+                    let listed =
+                        self.walk(root, profile, cancel, report_dropped, observer, None)?;
+                    self.keep_look(key, &listed);
+                    return Ok(Some(listed.into_candidates(root)));
+                }
+            };
         let listed =
             self.walk(root, profile, cancel, report_dropped, observer, remember.as_deref())?;
         Ok(Some(listed.into_candidates(root)))
@@ -216,6 +248,19 @@ impl Store {
         Ok(listed)
     }
 
+    /// Keeps the look `key` walked as `listed` (see [`looks`]).
+    fn keep_look(&self, key: LookKey, listed: &Listed<Vec<Entry>>) {
+        self.looks.keep(key, self.listings.clock(), listed, self.looks_limit);
+        self.reserve();
+    }
+
+    /// The session root's fingerprint (git's index and configuration, the
+    /// exclude files; see sfq-walk's `fingerprint`).
+    fn root_fingerprint(&self) -> Option<Vec<u8>> {
+        let config = WalkConfig::builder(&self.root).build().ok()?;
+        Some(sfq_walk::discovery::fingerprint(&config))
+    }
+
     /// How a call lists `root` for `profile`: from the kept whole listing
     /// (walked now if none is kept and the profile can use one), or by a
     /// walk of its own (told to the watch when there is one). A call that
@@ -228,6 +273,7 @@ impl Store {
         profile: &DiscoveryProfile,
         cancel: &Cancel,
         left_out: bool,
+        lookable: bool,
     ) -> Result<Plan> {
         // A working watch proves a kept listing current; without one, the
         // stamps of what its walk read do (see `stamps`).
@@ -248,6 +294,20 @@ impl Store {
             && !profile.recurse_submodules
             && profile.filter.as_ref().is_none_or(|f| !f.forces());
         if !filterable {
+            // A walk without ignore rules (the 0-matches hint's look at
+            // what was dropped): kept while the watch proves it current.
+            if lookable
+                && watcher.is_some()
+                && let Some(key) = Looks::key(root, profile, self.listings.clock())
+            {
+                let call = self.calls.load(Ordering::Relaxed);
+                if let Some(entries) = self.looks.find(&key, call, || self.root_fingerprint()) {
+                    self.note(kept_as);
+                    return Ok(Plan::Looked(entries));
+                }
+                self.note(rebuilt_as);
+                return Ok(Plan::WalkLook(told(), key));
+            }
             self.note(rebuilt_as);
             return Ok(Plan::Walk(told()));
         }
@@ -339,20 +399,21 @@ impl Store {
     /// the budget is the cache's).
     fn reserve(&self) {
         let watch = self.watcher.as_ref().map_or(0, |w| w.bytes());
-        self.cache.reserve(self.listings.bytes() + watch);
+        self.cache.reserve(self.listings.bytes() + self.looks.bytes() + watch);
     }
 
     /// Bytes held in all: texts, filters, listings, sizes and times, the
     /// watch's folders.
     pub fn bytes(&self) -> u64 {
         let watch = self.watcher.as_ref().map_or(0, |w| w.bytes());
-        self.cache.stats().held_bytes + self.listings.bytes() + watch
+        self.cache.stats().held_bytes + self.listings.bytes() + self.looks.bytes() + watch
     }
 
     /// Frees what the store holds.
     fn clear(&self) {
         self.cache.clear();
         self.listings.clear();
+        self.looks.clear();
     }
 }
 
@@ -366,6 +427,10 @@ enum Plan {
     /// the first time for its profile, and keep that report with the kept
     /// whole listing (current when the call began) for the next.
     WalkLeftOut(Option<Arc<dyn WalkObserver>>, Arc<Whole>),
+    /// A kept listing of a folder walked without ignore rules.
+    Looked(Arc<[Entry]>),
+    /// Walk, telling the watch, and keep the listing as that look.
+    WalkLook(Option<Arc<dyn WalkObserver>>, LookKey),
 }
 
 /// Whether `whole` keeps what a sparse checkout left out for `profile`
