@@ -195,6 +195,36 @@ describe('a session', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it('finishes, off the call, the look at an ignored folder that the hint\'s deadline cut short, and keeps it', async () => {
+    // 4,000 files in an ignored folder: far more than a 1 ms look can walk.
+    const files: Record<string, string> = { '.gitignore': 'generated/\n', 'src/a.ts': 'const other = 1;\n' };
+    for (let i = 0; i < 4000; i++) files[`generated/d${i % 40}/f${i}.js`] = i === 17 ? 'needle\n' : 'other\n';
+    const root = tree(files);
+    gitInit(root);
+    const session = await api.openSession({ cwd: root });
+    const cut = session.grepContentSync({ pattern: 'needle', hintMs: 1 });
+    expect(cut.totalMatches).toBe(0);
+    const whole = { pattern: 'needle', hintMs: 60000 };
+    if (session.stats().watching) {
+      // The look's walk went on after the call and its listing was kept: a
+      // later call, with as little time, lists the folder from memory
+      // (before, each such call walked it again, was cut short again, and
+      // nothing was ever kept: these calls stayed 'rebuild').
+      let freshness = 'rebuild';
+      for (let i = 0; i < 200 && freshness !== 'watcherDrain'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        session.grepContentSync({ pattern: 'needle', hintMs: 1 });
+        freshness = session.stats().freshness;
+      }
+      expect(freshness).toBe('watcherDrain');
+    }
+    const warm = session.grepContentSync(whole);
+    same(warm, api.grepContentSync({ ...whole, cwd: root }));
+    expect(warm.hint).toMatch(/^0 matches; 1 in files ignored/);
+    session.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('outside git: ignore files still apply and answers follow the tree', async () => {
     const root = tree({ '.gitignore': 'skip/\n', 'skip/x.txt': 'needle\n', 'keep/y.txt': 'needle\n', 'z.txt': 'none\n' });
     const session = await api.openSession({ cwd: root });

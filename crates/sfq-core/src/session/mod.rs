@@ -24,8 +24,8 @@ pub mod watch;
 pub use cache::ContentCache;
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, SystemTime};
 
 use sfq_walk::discovery::{Entry, NotCheckedOut, WalkConfig, WalkObserver};
@@ -100,13 +100,26 @@ pub struct Store {
     looks_limit: u64,
     /// Calls begun (each drains the watch first).
     calls: AtomicU64,
+    /// This store, for a walk finished off its call ([`Store::walk_look`]).
+    me: Weak<Store>,
+    /// Whether such a walk runs.
+    looking: AtomicBool,
 }
+
+/// The longest a look's walk runs beyond the call that began it
+/// ([`Store::walk_look`]): it bounds that walk's listing, as the hint's
+/// deadline bounds a cold call's.
+const LOOK_WALK_LIMIT: Duration = Duration::from_secs(2);
 
 impl Store {
     /// A store for the tree at `root` (canonical), holding at most
     /// `budget` bytes of text, watching the directories its walks read
     /// when `watch` (and the platform and file system allow it).
-    pub fn new(root: std::path::PathBuf, budget: u64, watch: bool) -> Store {
+    pub fn new(root: std::path::PathBuf, budget: u64, watch: bool) -> Arc<Store> {
+        Arc::new_cyclic(|me| Store::with_self(root, budget, watch, me.clone()))
+    }
+
+    fn with_self(root: std::path::PathBuf, budget: u64, watch: bool, me: Weak<Store>) -> Store {
         let watcher =
             if watch && !watch::network_fs(&root) { Watcher::new().map(Arc::new) } else { None };
         Store {
@@ -118,6 +131,8 @@ impl Store {
             looks: Looks::default(),
             looks_limit: budget / 32,
             calls: AtomicU64::new(0),
+            me,
+            looking: AtomicBool::new(false),
         }
     }
 
@@ -158,11 +173,7 @@ impl Store {
                 self.walk(root, profile, cancel, report_dropped, observer, None)
             }
             Plan::Looked(entries) => Ok(Listed::of(entries.to_vec())),
-            Plan::WalkLook(observer, key) => {
-                let listed = self.walk(root, profile, cancel, report_dropped, observer, None)?;
-                self.keep_look(key, &listed);
-                Ok(listed)
-            }
+            Plan::WalkLook(observer, key) => self.walk_look(root, profile, cancel, observer, key),
             Plan::WalkLeftOut(observer, whole) => {
                 self.walk(root, profile, cancel, report_dropped, observer, Some(&whole))
             }
@@ -216,9 +227,7 @@ impl Store {
                     return Ok(Some(Listed::of(entries.to_vec()).into_candidates(root)));
                 }
                 Plan::WalkLook(observer, key) => {
-                    let listed =
-                        self.walk(root, profile, cancel, report_dropped, observer, None)?;
-                    self.keep_look(key, &listed);
+                    let listed = self.walk_look(root, profile, cancel, observer, key)?;
                     return Ok(Some(listed.into_candidates(root)));
                 }
             };
@@ -249,6 +258,62 @@ impl Store {
     }
 
     /// Keeps the look `key` walked as `listed` (see [`looks`]).
+    /// The walk of a folder the 0-matches hint looks into, to be kept
+    /// ([`Looks`]; no report of what it drops). It runs on a thread of its
+    /// own, which finishes it and keeps its listing when `cancel` (the
+    /// hint's deadline, a fraction of the call) ends the call's wait first:
+    /// a walk cut short at each call was never kept, so every call walked
+    /// it again (the generated corpus's `node_modules`, when a call took
+    /// longer than usual). At most one walk runs so, for at most
+    /// [`LOOK_WALK_LIMIT`]; while one does, a look is walked by its call
+    /// alone, as a cold call's is.
+    fn walk_look(
+        &self,
+        root: &Path,
+        profile: &DiscoveryProfile,
+        cancel: &Cancel,
+        observer: Option<Arc<dyn WalkObserver>>,
+        key: LookKey,
+    ) -> Result<Listed<Vec<Entry>>> {
+        if self.looking.swap(true, Ordering::AcqRel) {
+            let listed = self.walk(root, profile, cancel, false, observer, None)?;
+            self.keep_look(key, &listed);
+            return Ok(listed);
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (me, folder, walked_as) = (self.me.clone(), root.to_path_buf(), profile.clone());
+        let spawned = std::thread::Builder::new().name("sfq-look".into()).spawn(move || {
+            let own = Cancel::default().bounded(LOOK_WALK_LIMIT);
+            let walked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                discovery::walk_listing(&folder, &walked_as, &own, false, observer)
+            }))
+            .unwrap_or_else(|_| Err(Error::new(ErrorCode::Internal, "a look's walk panicked")));
+            if let Some(store) = me.upgrade() {
+                if let Ok(listed) = &walked {
+                    store.keep_look(key, listed);
+                }
+                store.reserve();
+                store.looking.store(false, Ordering::Release);
+            }
+            // (The call may have stopped waiting.)
+            let _ = tx.send(walked);
+        });
+        if spawned.is_err() {
+            self.looking.store(false, Ordering::Release);
+            // (The observer went with the closure: this walk is not kept.)
+            return self.walk(root, profile, cancel, false, None, None);
+        }
+        loop {
+            match rx.recv_timeout(Duration::from_millis(1)) {
+                Ok(walked) => return walked,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => cancel.check()?,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Error::new(ErrorCode::Internal, "a look's walk ended unanswered"));
+                }
+            }
+        }
+    }
+
     fn keep_look(&self, key: LookKey, listed: &Listed<Vec<Entry>>) {
         self.looks.keep(key, self.listings.clock(), listed, self.looks_limit);
         self.reserve();
@@ -591,7 +656,7 @@ impl Session {
         let threads = raw.int_of("threads", t)?;
         let watch = raw.bool_default("watch", t)?;
         Ok(Session {
-            store: Arc::new(Store::new(root, budget_mb << 20, watch)),
+            store: Store::new(root, budget_mb << 20, watch),
             threads,
             closed: std::sync::atomic::AtomicBool::new(false),
             last_call_ms: AtomicU64::new(0),
