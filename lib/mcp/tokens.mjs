@@ -14,7 +14,8 @@
 // foreign language, splits into more tokens), plus 0.5 behind a mark other
 // than a space (`/perf`, `-events`: the Linux tree's paths were counted
 // 1.17× low without it), plus one for every 8 letters
-// past 6; a word in capitals 1 + a third of its letters; a character outside
+// past 6; a word in capitals 1 + a third of its letters (+ 0.5 behind such a
+// mark); a single letter behind one 2; a character outside
 // ASCII 1 (two UTF-8 bytes), 1.5 (Han, kana, Hangul), 3 (other three-byte
 // ones) or 4 (four bytes: o200k spells those byte by byte), plus one a piece.
 // The sum, rounded up, is the estimate: 1.33× o200k's count on this
@@ -52,13 +53,16 @@ const UPPER = /^[A-Z]+$/;
 
 function wordPrice(piece) {
   const letters = piece.replace(NOT_LETTER, '');
-  if (letters.length > 1 && UPPER.test(letters)) return 1 + letters.length / 3;
+  // A word behind punctuation other than a space (`/perf`, `-events`, `.json`):
+  // o200k often keeps the mark apart; a single letter there always is (`|B`
+  // is two tokens: the Linux tree's `(97|9A|B7|BA)` CPU model lists were
+  // counted 3% low without it).
+  const behind = /^[^\sA-Za-z]/.test(piece) ? 0.8 : 0;
+  if (behind && letters.length === 1) return 2;
+  if (letters.length > 1 && UPPER.test(letters)) return 1 + behind + letters.length / 3;
   const w = letters.toLowerCase();
   let rare = 0;
   for (let i = 0; i + 1 < w.length; i++) if (!COMMON_PAIRS.has(w.slice(i, i + 2))) rare++;
-  // A word behind punctuation other than a space (`/perf`, `-events`, `.json`):
-  // o200k often keeps the mark apart.
-  const behind = /^[^\sA-Za-z]/.test(piece) ? 0.5 : 0;
   return 1.2 + behind + 0.7 * rare + Math.max(0, w.length - 6) / 8;
 }
 
