@@ -36,6 +36,9 @@ struct Inner {
     fingerprint: Option<Vec<u8>>,
     /// The listings' clock the looks were kept at.
     clock: (u64, u64),
+    /// Bumped at each new fingerprint: a look kept must have been walked
+    /// under the current one (its walk may end during a later call).
+    generation: u64,
     kept: FxHashMap<(PathBuf, String), Arc<[Entry]>>,
     bytes: u64,
 }
@@ -47,6 +50,8 @@ pub struct LookKey {
     root: PathBuf,
     key: String,
     clock: (u64, u64),
+    /// The fingerprint's generation when the look was asked for.
+    generation: u64,
 }
 
 impl Looks {
@@ -64,15 +69,16 @@ impl Looks {
             return None;
         }
         let key = super::listing::view_key(profile)?;
-        Some(LookKey { root: root.to_path_buf(), key, clock })
+        Some(LookKey { root: root.to_path_buf(), key, clock, generation: 0 })
     }
 
     /// The kept look of `key`, when it is current: `call` is the call's
     /// number, `clock` the listings' clock now, `fingerprint` gives the
-    /// session root's fingerprint (asked at most once a call).
+    /// session root's fingerprint (asked at most once a call). `key` notes
+    /// the fingerprint it was asked under (for [`Looks::keep`]).
     pub fn find(
         &self,
-        key: &LookKey,
+        key: &mut LookKey,
         call: u64,
         fingerprint: impl FnOnce() -> Option<Vec<u8>>,
     ) -> Option<Arc<[Entry]>> {
@@ -82,9 +88,11 @@ impl Looks {
             if now.is_none() || now != inner.fingerprint {
                 inner.clear();
                 inner.fingerprint = now;
+                inner.generation += 1;
             }
             inner.call = call;
         }
+        key.generation = inner.generation;
         if inner.clock != key.clock {
             inner.clear();
             inner.clock = key.clock;
@@ -93,9 +101,10 @@ impl Looks {
     }
 
     /// Keeps the listing of `key` walked now, if nothing was drained since
-    /// its walk began (`clock`: the listings' clock now), it is whole (no
-    /// folder unreadable, nothing a sparse checkout left out) and the looks
-    /// stay within `limit` bytes.
+    /// its walk began (`clock`: the listings' clock now), the root's
+    /// fingerprint is the one it was asked under, it is whole (no folder
+    /// unreadable, nothing a sparse checkout left out) and the looks stay
+    /// within `limit` bytes.
     pub fn keep(&self, key: LookKey, clock: (u64, u64), listed: &Listed<Vec<Entry>>, limit: u64) {
         if key.clock != clock
             || !listed.unreadable.is_empty()
@@ -111,7 +120,11 @@ impl Looks {
             .sum::<u64>()
             + (key.root.as_os_str().len() + key.key.len()) as u64;
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if inner.clock != clock || inner.fingerprint.is_none() || inner.bytes + bytes > limit {
+        if inner.clock != clock
+            || inner.generation != key.generation
+            || inner.fingerprint.is_none()
+            || inner.bytes + bytes > limit
+        {
             return;
         }
         let entries: Arc<[Entry]> = listed.items.clone().into();
@@ -135,5 +148,40 @@ impl Inner {
     fn clear(&mut self) {
         self.kept.clear();
         self.bytes = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfq_walk::discovery::EntryKind;
+
+    fn key(clock: (u64, u64)) -> LookKey {
+        LookKey { root: "/t/ignored".into(), key: "k".into(), clock, generation: 0 }
+    }
+
+    fn listed() -> Listed<Vec<Entry>> {
+        Listed::of(vec![Entry::new("a.js".into(), None, EntryKind::File, false, None)])
+    }
+
+    /// A look whose walk ends after a later call found the root's
+    /// fingerprint changed (a `git add` meanwhile) is not kept: it may say
+    /// a file is untracked that the new index tracks.
+    #[test]
+    fn a_look_walked_under_an_older_fingerprint_is_not_kept() {
+        let looks = Looks::default();
+        let mut first = key((0, 0));
+        assert!(looks.find(&mut first, 1, || Some(b"index 1".to_vec())).is_none());
+        // The walk is still running when call 2 begins, under a new index.
+        let mut second = key((0, 0));
+        assert!(looks.find(&mut second, 2, || Some(b"index 2".to_vec())).is_none());
+        looks.keep(first, (0, 0), &listed(), 1 << 20);
+        assert!(looks.find(&mut key((0, 0)), 2, || unreachable!()).is_none());
+        // The same under an unchanged fingerprint (a later call) is kept.
+        looks.keep(second, (0, 0), &listed(), 1 << 20);
+        let mut third = key((0, 0));
+        assert!(looks.find(&mut third, 3, || Some(b"index 2".to_vec())).is_some());
+        // And a drained event (the clock) still drops it.
+        assert!(looks.find(&mut key((0, 1)), 3, || unreachable!()).is_none());
     }
 }

@@ -363,10 +363,10 @@ impl Store {
             // what was dropped): kept while the watch proves it current.
             if lookable
                 && watcher.is_some()
-                && let Some(key) = Looks::key(root, profile, self.listings.clock())
+                && let Some(mut key) = Looks::key(root, profile, self.listings.clock())
             {
                 let call = self.calls.load(Ordering::Relaxed);
-                if let Some(entries) = self.looks.find(&key, call, || self.root_fingerprint()) {
+                if let Some(entries) = self.looks.find(&mut key, call, || self.root_fingerprint()) {
                     self.note(kept_as);
                     return Ok(Plan::Looked(entries));
                 }
