@@ -110,12 +110,12 @@ describe('estimateTokens', () => {
       ['min.js', '!function(e,t){"object"==typeof exports&&"undefined"!=typeof module?module.exports=t():(e=e||self).Vue=t()}(this,function(){"use strict";var e=Object.freeze({});function t(e){return null==e}'],
       ['numbers', Array.from({ length: 300 }, (_, i) => (i * 7919) % 100003).join(', ')],
       ['uuids', Array.from({ length: 30 }, () => crypto.randomUUID()).join('\n')],
-      // A listing of deep paths whose words sit behind '/' and '-' (the Linux tree's perf
-      // events: counted 1.17x low before a word behind a mark was priced more).
       // Short words and single capitals behind ',' '|' '(' (the Linux tree's perf CPU
       // model map: counted 3% low while a word behind a mark was priced 0.5 more).
       ['cpu models', ['GenuineIntel-6-(97|9A|B7|BA|BE|BF),v1.15,alderlake,core', 'GenuineIntel-6-(1C|26|27|35|36),v4,bonnell,core',
         'GenuineIntel-6-55-[56789ABCDEF],v1.16,cascadelakex,core', 'AuthenticAMD-23-([12][0-9A-F]|[0-9A-F]),v2,amdzen1,core'].join('\n').repeat(8)],
+      // A listing of deep paths whose words sit behind '/' and '-' (the Linux tree's perf
+      // events: counted 1.17x low before a word behind a mark was priced more).
       ['deep paths', ['intrinsic', 'branch', 'bus', 'clock', 'instruction', 'memory', 'pipeline', 'cache', 'exception']
         .flatMap((n) => [`tools/perf/pmu-events/arch/arm64/ampere/emag/${n}.json`, `tools/perf/pmu-events/arch/arm64/arm/cortex-a510/${n}.json`]).join('\n')],
     ];

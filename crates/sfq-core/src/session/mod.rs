@@ -257,7 +257,6 @@ impl Store {
         Ok(listed)
     }
 
-    /// Keeps the look `key` walked as `listed` (see [`looks`]).
     /// The walk of a folder the 0-matches hint looks into, to be kept
     /// ([`Looks`]; no report of what it drops). It runs on a thread of its
     /// own, which finishes it and keeps its listing when `cancel` (the
@@ -314,6 +313,7 @@ impl Store {
         }
     }
 
+    /// Keeps the look `key` walked as `listed` (see [`looks`]).
     fn keep_look(&self, key: LookKey, listed: &Listed<Vec<Entry>>) {
         self.looks.keep(key, self.listings.clock(), listed, self.looks_limit);
         self.reserve();
